@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# Installs the pinned Debian 12 packages the SDK builds and tests with. Idempotent: packages that are
+# already at the pinned version are left alone, and apt is not touched at all when nothing is missing.
+set -euo pipefail
+
+# The one place where dependency versions are pinned.
+LLVM_VERSION="1:19.1.7-3~deb12u1"
+PACKAGES=(
+  "cmake=3.25.1-1"
+  "ninja-build=1.11.1-2~deb12u1"
+  "g++"
+  "llvm-19-dev=${LLVM_VERSION}"
+  "libclang-19-dev=${LLVM_VERSION}"
+  "clang-19=${LLVM_VERSION}"
+  "libffi-dev=3.4.4-1"
+  "libcli11-dev=2.1.2+ds-1"
+  "libgtest-dev=1.12.1-0.2"
+  "libbenchmark-dev=1.7.1-1"
+  "nlohmann-json3-dev=3.11.2-2"
+  "libfmt-dev=9.1.0+ds1-2"
+  "libzstd-dev"
+  "binutils"
+  "python3"
+)
+
+missing=()
+for spec in "${PACKAGES[@]}"; do
+  name=${spec%%=*}
+  want=${spec#*=}
+  have=$(dpkg-query -W -f='${Status} ${Version}' "$name" 2>/dev/null || true)
+  if [[ "$have" != "install ok installed"* ]]; then
+    missing+=("$spec")
+  elif [[ "$spec" == *=* && "$have" != *" $want" ]]; then
+    missing+=("$spec")
+  fi
+done
+
+if ((${#missing[@]} == 0)); then
+  echo "install-deps: all pinned packages present"
+  exit 0
+fi
+
+SUDO=""
+if [[ $(id -u) -ne 0 ]]; then SUDO="sudo"; fi
+echo "install-deps: installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -q
+$SUDO apt-get install -y -q --no-install-recommends "${missing[@]}"
