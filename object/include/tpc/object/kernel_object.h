@@ -1,0 +1,102 @@
+// libtpcobject: the TPC kernel object file (ELF64) that the compiler writes and the assembler,
+// simulator and debugger read. The format is described byte by byte in docs/object-format.md.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "tpc/object/format.h"
+#include "tpc/support/dtype.h"
+
+namespace tpc::obj {
+
+using tpc::DType;
+
+enum class ParamKind : uint8_t { Tensor = 0, Scalar = 1 };
+
+// One kernel parameter, in source order.
+struct Param {
+  std::string name;
+  ParamKind kind = ParamKind::Tensor;
+  DType scalarType = DType::I32;  // meaningful only for scalars; a tensor reads back as I32
+  bool operator==(const Param&) const = default;
+};
+
+// Source position of one bundle. address is the bundle's byte offset in .text (a multiple of 64);
+// file indexes DebugInfo::files.
+struct LineEntry {
+  uint32_t address = 0;
+  uint32_t file = 0;
+  uint32_t line = 0;
+  uint32_t column = 0;
+  bool operator==(const LineEntry&) const = default;
+};
+
+// Where a source variable lives over [lowPc, highPc) (byte offsets in .text, multiples of 64).
+// regFile/regIndex are opaque to this library: their meaning (which register file, or local memory,
+// in which case localOffset is the byte offset) is the convention of the compiler and debugger.
+struct VarLocation {
+  std::string name;
+  uint32_t lowPc = 0;
+  uint32_t highPc = 0;
+  uint8_t regFile = 0;
+  uint16_t regIndex = 0;
+  int32_t localOffset = 0;
+  std::string typeName;
+  bool operator==(const VarLocation&) const = default;
+};
+
+struct DebugInfo {
+  std::vector<std::string> files;
+  std::vector<LineEntry> lines;
+  std::vector<VarLocation> vars;
+  bool empty() const { return files.empty() && lines.empty() && vars.empty(); }
+  bool operator==(const DebugInfo&) const = default;
+};
+
+struct KernelObject {
+  std::string kernelName = "main";
+  std::string arch = "gaudi2";  // gaudi | gaudi2 | gaudi3
+  std::vector<Param> params;
+  uint32_t scalarLocalBytes = 0;
+  uint32_t vectorLocalBytes = 0;
+  std::vector<uint8_t> text;     // raw bundles, size a multiple of kBundleBytes
+  std::vector<uint8_t> bitcode;  // optional: the kernel's optimized LLVM bitcode
+  DebugInfo debug;               // optional: sections are written only when non-empty
+  bool operator==(const KernelObject&) const = default;
+};
+
+// Every failure of this library. what() is "<file>: <detail>", e.g.
+//   "k.o: not an ELF file"
+//   "k.o: truncated: section '.text' extends past end of file (offset 4096, size 640, file size 1200)"
+// For writeObject (no file yet) the prefix is "kernel '<name>'".
+class ObjectError : public std::runtime_error {
+ public:
+  ObjectError(const std::string& file, const std::string& detail)
+      : std::runtime_error(file + ": " + detail), file_(file), detail_(detail) {}
+  const std::string& file() const { return file_; }
+  const std::string& detail() const { return detail_; }
+
+ private:
+  std::string file_;
+  std::string detail_;
+};
+
+// Serializes the object. Throws ObjectError when the object cannot be written as given (text not a
+// multiple of 64 bytes, unknown arch, empty kernel name, NUL in a name, scalar type out of range, debug
+// info pointing outside .text, ...): whatever writeObject accepts, readObject reads back equal.
+std::vector<uint8_t> writeObject(const KernelObject& obj);
+
+// Writes atomically: a temporary file in the same directory, then rename over path. On failure the
+// temporary file is removed and ObjectError (prefixed with path) is thrown.
+void writeObjectFile(const std::string& path, const KernelObject& obj);
+
+// Parses and validates an object. nameForErrors prefixes every error message. Never reads out of
+// bounds; every malformed input throws ObjectError.
+KernelObject readObject(std::span<const uint8_t> bytes, const std::string& nameForErrors);
+KernelObject readObjectFile(const std::string& path);
+
+}  // namespace tpc::obj
