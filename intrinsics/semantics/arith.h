@@ -1,0 +1,100 @@
+// Arithmetic lane semantics: one small function per operation. Integers wrap unless `sat` is set; floats
+// flush denormals and return canonical NaNs (Elem::fromF). MAC and MADD round the product and the sum
+// separately (not fused), as documented in docs/isa.md.
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+
+#include "lanes.h"
+
+namespace tpc::sem {
+
+template <class S> inline S wrapOrSat(int64_t v, bool sat) {
+  if (sat) v = std::clamp<int64_t>(v, std::numeric_limits<S>::min(), std::numeric_limits<S>::max());
+  return static_cast<S>(v);
+}
+
+template <DType T> inline typename Elem<T>::S add(typename Elem<T>::S a, typename Elem<T>::S b, bool sat) {
+  using E = Elem<T>;
+  if constexpr (E::kFloat) return E::fromF(E::toF(a) + E::toF(b));
+  else return wrapOrSat<typename E::S>(int64_t{a} + int64_t{b}, sat);
+}
+
+template <DType T> inline typename Elem<T>::S sub(typename Elem<T>::S a, typename Elem<T>::S b, bool sat) {
+  using E = Elem<T>;
+  if constexpr (E::kFloat) return E::fromF(E::toF(a) - E::toF(b));
+  else return wrapOrSat<typename E::S>(int64_t{a} - int64_t{b}, sat);
+}
+
+template <DType T> inline typename Elem<T>::S mul(typename Elem<T>::S a, typename Elem<T>::S b) {
+  using E = Elem<T>;
+  if constexpr (E::kFloat) return E::fromF(E::toF(a) * E::toF(b));
+  else return static_cast<typename E::S>(static_cast<int64_t>(static_cast<uint64_t>(int64_t{a}) * static_cast<uint64_t>(int64_t{b})));
+}
+
+// acc + a * b
+template <DType T>
+inline typename Elem<T>::S mac(typename Elem<T>::S acc, typename Elem<T>::S a, typename Elem<T>::S b, bool sat) {
+  using E = Elem<T>;
+  if constexpr (E::kFloat) {
+    return E::fromF(E::toF(acc) + f32Result(E::toF(a) * E::toF(b)));
+  } else {
+    int64_t p = static_cast<int64_t>(static_cast<uint64_t>(int64_t{a}) * static_cast<uint64_t>(int64_t{b}));
+    // A u32 product can reach 2^64 - 2^33 + 1, which does not fit int64: clamp it to a value that still
+    // saturates (the accumulator is below 2^32) instead of letting it turn negative.
+    if (sat && std::is_unsigned_v<typename E::S> && static_cast<uint64_t>(p) > (uint64_t{1} << 40))
+      p = int64_t{1} << 40;
+    if (!sat) p = static_cast<typename E::S>(p);  // wrap the product first, like the hardware's narrow multiplier
+    return wrapOrSat<typename E::S>(int64_t{acc} + p, sat);
+  }
+}
+
+template <DType T> inline typename Elem<T>::S fmax(typename Elem<T>::S a, typename Elem<T>::S b) {
+  using E = Elem<T>;
+  if constexpr (E::kFloat) {
+    float x = E::toF(a), y = E::toF(b);
+    if (x != x || y != y) return E::fromF(asFloat(kF32CanonicalNan));
+    if (x == y) return std::signbit(x) ? E::fromF(y) : E::fromF(x);  // max(-0, +0) = +0
+    return E::fromF(x > y ? x : y);
+  } else {
+    return a > b ? a : b;
+  }
+}
+
+template <DType T> inline typename Elem<T>::S fmin(typename Elem<T>::S a, typename Elem<T>::S b) {
+  using E = Elem<T>;
+  if constexpr (E::kFloat) {
+    float x = E::toF(a), y = E::toF(b);
+    if (x != x || y != y) return E::fromF(asFloat(kF32CanonicalNan));
+    if (x == y) return std::signbit(x) ? E::fromF(x) : E::fromF(y);  // min(-0, +0) = -0
+    return E::fromF(x < y ? x : y);
+  } else {
+    return a < b ? a : b;
+  }
+}
+
+template <DType T> inline typename Elem<T>::S abs(typename Elem<T>::S a) {
+  using E = Elem<T>;
+  if constexpr (E::kFloat) return E::fromF(asFloat(asBits(E::toF(a)) & 0x7fffffffu));
+  else if constexpr (std::is_signed_v<typename E::S>) return static_cast<typename E::S>(a < 0 ? -int64_t{a} : a);
+  else return a;
+}
+
+template <DType T> inline typename Elem<T>::S neg(typename Elem<T>::S a) {
+  using E = Elem<T>;
+  if constexpr (E::kFloat) return E::fromF(asFloat(asBits(E::toF(a)) ^ 0x80000000u));
+  else return static_cast<typename E::S>(-int64_t{a});
+}
+
+// Unsigned division and remainder (the scalar unit's divider); division by zero gives all ones / the dividend.
+template <DType T> inline typename Elem<T>::S udiv(typename Elem<T>::S a, typename Elem<T>::S b) {
+  return b == 0 ? static_cast<typename Elem<T>::S>(~typename Elem<T>::S{0}) : static_cast<typename Elem<T>::S>(a / b);
+}
+template <DType T> inline typename Elem<T>::S urem(typename Elem<T>::S a, typename Elem<T>::S b) {
+  return b == 0 ? a : static_cast<typename Elem<T>::S>(a % b);
+}
+
+}  // namespace tpc::sem

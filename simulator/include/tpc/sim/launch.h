@@ -1,0 +1,66 @@
+// One kernel launch: a program, its tensors and scalars, the index space split over the cores, and the
+// cores run on a pool of host threads. The tpc-sim CLI, the tests and the benchmarks all go through here.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "tpc/sim/core.h"
+#include "tpc/sim/index_space.h"
+#include "tpc/sim/memory.h"
+#include "tpc/sim/program.h"
+
+namespace tpc::sim {
+
+struct LaunchOptions {
+  const isa::ArchInfo* arch = nullptr;   // required
+  int cores = 0;                          // 0: the architecture's core count
+  int threads = 0;                        // 0: the host's hardware threads (at most one per core)
+  bool strictHazards = false;
+  uint64_t maxCycles = 0;                 // per core; 0: no limit
+  bool trace = false;
+};
+
+struct LaunchResult {
+  std::vector<CoreStats> cores;
+  std::vector<IndexBox> boxes;
+  std::optional<Fault> fault;  // the fault of the lowest-numbered faulting core
+  std::string trace;           // per core, in core order
+  uint64_t maxCycles() const;
+  uint64_t totalBundles() const;
+};
+
+class Launch {
+ public:
+  Launch(const Program& program, LaunchOptions options);
+
+  // Binds the next tensor descriptor (tensors are numbered in parameter order). The bytes are copied
+  // into global memory when run() starts and can be read back with tensorData() afterwards.
+  void addTensor(DType dtype, const std::array<int64_t, kMaxDims>& sizes, std::vector<uint8_t> bytes,
+                 uint32_t padding = 0);
+  void setScalars(std::vector<uint32_t> scalars) { scalars_ = std::move(scalars); }
+  void setIndexSpace(const Dims5& space) { indexSpace_ = space; }
+
+  LaunchResult run();
+
+  const std::vector<uint8_t>& tensorData(int n) const { return tensorBytes_[static_cast<size_t>(n)]; }
+  int numCores() const { return numCores_; }
+  // Cores of the last run, for inspection (the debugger drives a Core directly instead).
+  Core& core(int n) { return *cores_[static_cast<size_t>(n)]; }
+
+ private:
+  const Program& program_;
+  LaunchOptions options_;
+  int numCores_;
+  std::vector<TensorDesc> descs_;
+  std::vector<std::vector<uint8_t>> tensorBytes_;
+  std::vector<uint32_t> scalars_;
+  Dims5 indexSpace_{1, 1, 1, 1, 1};
+  GlobalMemory global_;
+  std::array<TensorDesc, isa::kNumTensors> bound_{};
+  std::vector<std::unique_ptr<Core>> cores_;
+};
+
+}  // namespace tpc::sim

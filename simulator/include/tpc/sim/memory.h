@@ -1,0 +1,48 @@
+// Global memory and tensor descriptors. All tensors of a launch live in one global-memory arena shared by
+// the cores; a descriptor gives a tensor's 5-D geometry inside it.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "tpc/support/dtype.h"
+
+namespace tpc::sim {
+
+inline constexpr int kMaxDims = 5;
+
+struct TensorDesc {
+  DType dtype = DType::F32;
+  std::array<int64_t, kMaxDims> sizes{1, 1, 1, 1, 1};    // dimension 0 varies fastest
+  std::array<int64_t, kMaxDims> strides{1, 1, 1, 1, 1};  // in elements
+  uint64_t base = 0;                                     // global address of element (0,0,0,0,0)
+  uint32_t padding = 0;                                  // raw bits returned for reads outside the tensor
+  uint8_t* host = nullptr;                               // host pointer of `base` (set by GlobalMemory)
+  bool valid = false;
+
+  int64_t numElements() const;
+  static TensorDesc dense(DType t, const std::array<int64_t, kMaxDims>& sizes);
+};
+
+class GlobalMemory {
+ public:
+  // Global addresses start above zero so that a null address faults.
+  static constexpr uint64_t kBase = 0x100000000ull;
+
+  // Reserves room for `bytes` bytes (aligned to 256) and returns its global address.
+  uint64_t allocate(uint64_t bytes);
+  // Fixes the arena's size; pointers from hostPtr() stay valid afterwards.
+  void finalize();
+  uint8_t* hostPtr(uint64_t address) { return data_.data() + (address - kBase); }
+  bool contains(uint64_t address, uint64_t bytes) const {
+    return address >= kBase && bytes <= data_.size() && address - kBase <= data_.size() - bytes;
+  }
+  uint64_t size() const { return data_.size(); }
+
+ private:
+  std::vector<uint8_t> data_;
+  uint64_t used_ = 0;
+};
+
+}  // namespace tpc::sim

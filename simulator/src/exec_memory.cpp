@@ -1,0 +1,213 @@
+// Load- and store-slot semantics: tensor access through 5-D descriptors (reads outside the tensor return
+// the padding value, writes outside it are dropped), local memories, and global memory.
+#include <cstring>
+
+#include <fmt/format.h>
+
+#include "exec_common.h"
+#include "semantics/arith.h"
+
+namespace tpc::sim::exec {
+
+namespace {
+
+using isa::InsnId;
+
+template <DType T> const TensorDesc& tensorFor(const Core& c, const DecodedSlot& d) {
+  uint32_t n = d.field(SwitchField::Tensor);
+  const TensorDesc& t = c.tensor(n);
+  if (dtypeSize(t.dtype) != sizeof(St<T>))
+    throw ExecError(fmt::format("tensor {} holds {} elements, the instruction accesses {}", n, dtypeName(t.dtype),
+                                dtypeName(T)));
+  return t;
+}
+
+bool outerInside(const TensorDesc& t, const IReg& co) {
+  for (int k = 1; k < kMaxDims; ++k)
+    if (co[k] < 0 || co[k] >= t.sizes[k]) return false;
+  return true;
+}
+
+int64_t outerOffset(const TensorDesc& t, const IReg& co) {
+  int64_t off = 0;
+  for (int k = 1; k < kMaxDims; ++k) off += static_cast<int64_t>(co[k]) * t.strides[k];
+  return off;
+}
+
+// Reads the vector whose lane 0 is at `co` (dimension 0 runs along the lanes).
+template <DType T> void readVector(const TensorDesc& t, const IReg& co, St<T>* out) {
+  constexpr int kL = kLanes<T>;
+  const St<T> pad = Elem<T>::fromBits(t.padding);
+  if (!outerInside(t, co)) {
+    for (int l = 0; l < kL; ++l) out[l] = pad;
+    return;
+  }
+  const int64_t base = outerOffset(t, co), x0 = co[0];
+  const St<T>* data = reinterpret_cast<const St<T>*>(t.host);
+  if (t.strides[0] == 1 && x0 >= 0 && x0 + kL <= t.sizes[0]) {
+    std::memcpy(out, data + base + x0, isa::kVectorBytes);
+    return;
+  }
+  for (int l = 0; l < kL; ++l) {
+    int64_t x = x0 + l;
+    out[l] = (x >= 0 && x < t.sizes[0]) ? data[base + x * t.strides[0]] : pad;
+  }
+}
+
+template <DType T> St<T> rmw(isa::RmwOp op, St<T> old, St<T> v) {
+  switch (op) {
+    case isa::RmwOp::Add: return sem::add<T>(old, v, false);
+    case isa::RmwOp::Sub: return sem::sub<T>(old, v, false);
+    case isa::RmwOp::Min: return sem::fmin<T>(old, v);
+    case isa::RmwOp::Max: return sem::fmax<T>(old, v);
+    default: return v;
+  }
+}
+
+// Writes lanes [first, last) of `v` whose predicate allows it; lanes outside the tensor are dropped.
+template <DType T> uint64_t writeVector(Core& c, const DecodedSlot& d, const TensorDesc& t, const IReg& co,
+                                        const St<T>* v, int first, int last) {
+  if (!outerInside(t, co)) return 0;
+  const auto op = static_cast<isa::RmwOp>(d.field(SwitchField::Rmw));
+  const int64_t base = outerOffset(t, co), x0 = co[0];
+  St<T>* data = reinterpret_cast<St<T>*>(t.host);
+  if (!d.predVector && op == isa::RmwOp::None && t.strides[0] == 1 && x0 + first >= 0 && x0 + last <= t.sizes[0]) {
+    std::memcpy(data + base + x0 + first, v + first, (last - first) * sizeof(St<T>));
+    return (last - first) * sizeof(St<T>);
+  }
+  uint64_t bytes = 0;
+  for (int l = first; l < last; ++l) {
+    int64_t x = x0 + l;
+    if (x < 0 || x >= t.sizes[0] || (d.predVector && !laneEnabled(c, d, l))) continue;
+    St<T>& e = data[base + x * t.strides[0]];
+    e = op == isa::RmwOp::None ? v[l] : rmw<T>(op, e, v[l]);
+    bytes += sizeof(St<T>);
+  }
+  return bytes;
+}
+
+template <DType T> void ldTnsr(Core& c, const DecodedSlot& d) {
+  const TensorDesc& t = tensorFor<T>(c, d);
+  alignas(64) St<T> out[kLanes<T>];
+  readVector<T>(t, c.r.i[d.src[0]], out);
+  c.mutableStats().loadBytes += isa::kVectorBytes;
+  commitLanes(c, d, out);
+}
+
+// Partial load: only lanes [off, off + size) are loaded; the others keep the destination's value.
+template <DType T> void ldTnsrPartial(Core& c, const DecodedSlot& d) {
+  const TensorDesc& t = tensorFor<T>(c, d);
+  alignas(64) St<T> loaded[kLanes<T>], out[kLanes<T>];
+  readVector<T>(t, c.r.i[d.src[0]], loaded);
+  std::memcpy(out, c.r.v[d.dst].bytes, isa::kVectorBytes);
+  int first = static_cast<int>(d.field(SwitchField::PartOff));
+  int last = std::min<int>(kLanes<T>, first + static_cast<int>(d.field(SwitchField::PartSize)));
+  for (int l = first; l < last; ++l) out[l] = loaded[l];
+  c.mutableStats().loadBytes += (last > first ? last - first : 0) * sizeof(St<T>);
+  commitLanes(c, d, out);
+}
+
+// Store; half=low stores lanes [0, n/2), half=high lanes [n/2, n), each at the lane's own coordinate.
+template <DType T> void stTnsr(Core& c, const DecodedSlot& d) {
+  const TensorDesc& t = tensorFor<T>(c, d);
+  uint32_t half = d.field(SwitchField::Half);
+  int first = half == 2 ? kLanes<T> / 2 : 0, last = half == 1 ? kLanes<T> / 2 : kLanes<T>;
+  c.mutableStats().storeBytes += writeVector<T>(c, d, t, c.r.i[d.src[0]], vsrc<T>(c, d, 1), first, last);
+}
+
+template <DType T> void stTnsrPartial(Core& c, const DecodedSlot& d) {
+  const TensorDesc& t = tensorFor<T>(c, d);
+  int first = std::min<int>(kLanes<T>, static_cast<int>(d.field(SwitchField::PartOff)));
+  int last = std::min<int>(kLanes<T>, first + static_cast<int>(d.field(SwitchField::PartSize)));
+  c.mutableStats().storeBytes += writeVector<T>(c, d, t, c.r.i[d.src[0]], vsrc<T>(c, d, 1), first, last);
+}
+
+// Scalar local memory: natural alignment of the element.
+template <DType T> void ldL(Core& c, const DecodedSlot& d) {
+  St<T> v;
+  std::memcpy(&v, c.scalarLocalAt(rawScalarSrc(c, d, 0), sizeof(St<T>)), sizeof v);
+  writeScalar<T>(c, d, v);
+}
+template <DType T> void stL(Core& c, const DecodedSlot& d) {
+  St<T> v = sem::fromScalarReg<T>(c.r.s[d.src[1]]);
+  std::memcpy(c.scalarLocalAt(rawScalarSrc(c, d, 0), sizeof(St<T>)), &v, sizeof v);
+}
+
+// Vector local memory: 256-byte aligned; a vector predicate selects lanes of the instruction's type.
+template <DType T> void ldLV(Core& c, const DecodedSlot& d) {
+  alignas(64) St<T> out[kLanes<T>];
+  std::memcpy(out, c.vectorLocalAt(rawScalarSrc(c, d, 0)), isa::kVectorBytes);
+  commitLanes(c, d, out);
+}
+template <DType T> void storeLanes(Core& c, const DecodedSlot& d, uint8_t* p, const St<T>* v) {
+  if (!d.predVector) {
+    std::memcpy(p, v, isa::kVectorBytes);
+    return;
+  }
+  for (int l = 0; l < kLanes<T>; ++l)
+    if (laneEnabled(c, d, l)) std::memcpy(p + sizeof(St<T>) * l, v + l, sizeof(St<T>));
+}
+template <DType T> void stLV(Core& c, const DecodedSlot& d) {
+  storeLanes<T>(c, d, c.vectorLocalAt(rawScalarSrc(c, d, 0)), vsrc<T>(c, d, 1));
+}
+
+// Global memory through address registers.
+template <DType T> void ldG(Core& c, const DecodedSlot& d) {
+  St<T> v;
+  std::memcpy(&v, c.globalAt(c.r.ad[d.src[0]], sizeof(St<T>)), sizeof v);
+  c.mutableStats().loadBytes += sizeof v;
+  writeScalar<T>(c, d, v);
+}
+template <DType T> void ldGV(Core& c, const DecodedSlot& d) {
+  alignas(64) St<T> out[kLanes<T>];
+  std::memcpy(out, c.globalAt(c.r.ad[d.src[0]], isa::kVectorBytes), isa::kVectorBytes);
+  c.mutableStats().loadBytes += isa::kVectorBytes;
+  commitLanes(c, d, out);
+}
+template <DType T> void stG(Core& c, const DecodedSlot& d) {
+  St<T> v = sem::fromScalarReg<T>(c.r.s[d.src[1]]);
+  std::memcpy(c.globalAt(c.r.ad[d.src[0]], sizeof(St<T>)), &v, sizeof v);
+  c.mutableStats().storeBytes += sizeof v;
+}
+template <DType T> void stGV(Core& c, const DecodedSlot& d) {
+  storeLanes<T>(c, d, c.globalAt(c.r.ad[d.src[0]], isa::kVectorBytes), vsrc<T>(c, d, 1));
+  c.mutableStats().storeBytes += isa::kVectorBytes;
+}
+
+// gen_addr: the global address of the element at the coordinates (checked when it is accessed).
+void genAddr(Core& c, const DecodedSlot& d) {
+  uint32_t n = d.field(SwitchField::Tensor);
+  const TensorDesc& t = c.tensor(n);
+  const IReg& co = c.r.i[d.src[0]];
+  int64_t off = outerOffset(t, co) + static_cast<int64_t>(co[0]) * t.strides[0];
+  c.r.ad[d.dst] = t.base + static_cast<uint64_t>(off * static_cast<int64_t>(dtypeSize(t.dtype)));
+}
+
+void prefetch(Core&, const DecodedSlot&) {}  // a cache hint: no architectural effect
+
+
+#define MEM_TYPED(Name) sem::dispatchDType(insn.dtype, []<DType T>() -> ExecFn { return &Name<T>; })
+
+}  // namespace
+
+ExecFn memoryExec(const isa::SlotInsn& insn) {
+  switch (insn.id) {
+    case InsnId::LdTnsr: return MEM_TYPED(ldTnsr);
+    case InsnId::LdTnsrPartial: return MEM_TYPED(ldTnsrPartial);
+    case InsnId::StTnsr: return MEM_TYPED(stTnsr);
+    case InsnId::StTnsrPartial: return MEM_TYPED(stTnsrPartial);
+    case InsnId::LdL: return MEM_TYPED(ldL);
+    case InsnId::StL: return MEM_TYPED(stL);
+    case InsnId::LdLV: return MEM_TYPED(ldLV);
+    case InsnId::StLV: return MEM_TYPED(stLV);
+    case InsnId::LdG: return MEM_TYPED(ldG);
+    case InsnId::LdGV: return MEM_TYPED(ldGV);
+    case InsnId::StG: return MEM_TYPED(stG);
+    case InsnId::StGV: return MEM_TYPED(stGV);
+    case InsnId::GenAddr: return &genAddr;
+    case InsnId::Prefetch: return &prefetch;
+    default: return nullptr;
+  }
+}
+
+}  // namespace tpc::sim::exec

@@ -1,0 +1,171 @@
+// VPU arithmetic, logic, comparison, select and move semantics.
+#include <type_traits>
+
+#include "exec_common.h"
+#include "semantics/arith.h"
+#include "semantics/compare.h"
+#include "semantics/logic.h"
+
+namespace tpc::sim::exec {
+
+namespace {
+
+using isa::InsnId;
+using sem::CmpOp;
+
+template <DType T> constexpr bool kIsInt = !Elem<T>::kFloat;
+
+template <DType T> void vAdd(Core& c, const DecodedSlot& d) {
+  bool sat = d.field(SwitchField::Sat);
+  vecBinary<T>(c, d, [sat](St<T> a, St<T> b) { return sem::add<T>(a, b, sat); });
+}
+template <DType T> void vSub(Core& c, const DecodedSlot& d) {
+  bool sat = d.field(SwitchField::Sat);
+  vecBinary<T>(c, d, [sat](St<T> a, St<T> b) { return sem::sub<T>(a, b, sat); });
+}
+template <DType T> void vMul(Core& c, const DecodedSlot& d) {
+  vecBinary<T>(c, d, [](St<T> a, St<T> b) { return sem::mul<T>(a, b); });
+}
+template <DType T> void vMax(Core& c, const DecodedSlot& d) {
+  vecBinary<T>(c, d, [](St<T> a, St<T> b) { return sem::fmax<T>(a, b); });
+}
+template <DType T> void vMin(Core& c, const DecodedSlot& d) {
+  vecBinary<T>(c, d, [](St<T> a, St<T> b) { return sem::fmin<T>(a, b); });
+}
+template <DType T> void vAnd(Core& c, const DecodedSlot& d) {
+  vecBinary<T>(c, d, [](St<T> a, St<T> b) { return sem::bitAnd<T>(a, b); });
+}
+template <DType T> void vOr(Core& c, const DecodedSlot& d) {
+  vecBinary<T>(c, d, [](St<T> a, St<T> b) { return sem::bitOr<T>(a, b); });
+}
+template <DType T> void vXor(Core& c, const DecodedSlot& d) {
+  vecBinary<T>(c, d, [](St<T> a, St<T> b) { return sem::bitXor<T>(a, b); });
+}
+template <DType T> void vShl(Core& c, const DecodedSlot& d) {
+  vecBinary<T>(c, d, [](St<T> a, St<T> b) { return sem::shl<T>(a, b); });
+}
+template <DType T> void vShr(Core& c, const DecodedSlot& d) {
+  vecBinary<T>(c, d, [](St<T> a, St<T> b) { return sem::shr<T>(a, b); });
+}
+template <DType T> void vAbs(Core& c, const DecodedSlot& d) {
+  vecUnary<T>(c, d, [](St<T> a) { return sem::abs<T>(a); });
+}
+template <DType T> void vNeg(Core& c, const DecodedSlot& d) {
+  vecUnary<T>(c, d, [](St<T> a) { return sem::neg<T>(a); });
+}
+template <DType T> void vNot(Core& c, const DecodedSlot& d) {
+  vecUnary<T>(c, d, [](St<T> a) { return sem::bitNot<T>(a); });
+}
+template <DType T> void vMov(Core& c, const DecodedSlot& d) {
+  vecUnary<T>(c, d, [](St<T> a) { return a; });
+}
+
+// dst = dst + a * b
+template <DType T> void vMac(Core& c, const DecodedSlot& d) {
+  bool sat = d.field(SwitchField::Sat);
+  alignas(64) St<T> out[kLanes<T>];
+  const St<T>* acc = c.r.v[d.dst].template lanes<St<T>>();
+  const St<T>* a = vsrc<T>(c, d, 0);
+  if (d.srcFile[1] == RegFile::V) {
+    const St<T>* b = vsrc<T>(c, d, 1);
+    for (int i = 0; i < kLanes<T>; ++i) out[i] = sem::mac<T>(acc[i], a[i], b[i], sat);
+  } else {
+    const St<T> b = scalarSrc<T>(c, d, 1);
+    for (int i = 0; i < kLanes<T>; ++i) out[i] = sem::mac<T>(acc[i], a[i], b, sat);
+  }
+  commitLanes(c, d, out);
+}
+
+// dst = a * b + c
+template <DType T> void vMadd(Core& c, const DecodedSlot& d) {
+  bool sat = d.field(SwitchField::Sat);
+  alignas(64) St<T> out[kLanes<T>];
+  const St<T>* a = vsrc<T>(c, d, 0);
+  LaneSource<T> b = laneSource<T>(c, d, 1), add = laneSource<T>(c, d, 2);
+  for (int i = 0; i < kLanes<T>; ++i) out[i] = sem::mac<T>(add[i], a[i], b[i], sat);
+  commitLanes(c, d, out);
+}
+
+// Comparisons write one predicate bit per lane; bits past the lane count are cleared.
+template <DType T, CmpOp kOp> void vCmp(Core& c, const DecodedSlot& d) {
+  VPReg result{};
+  const St<T>* a = vsrc<T>(c, d, 0);
+  LaneSource<T> b = laneSource<T>(c, d, 1);
+  for (int i = 0; i < kLanes<T>; ++i) result.set(i, sem::compare<T>(kOp, a[i], b[i]));
+  VPReg& dst = c.r.vp[d.dst];
+  if (!d.predVector) {
+    dst = result;
+    return;
+  }
+  for (int i = 0; i < kLanes<T>; ++i)
+    if (laneEnabled(c, d, i)) dst.set(i, result.bit(i));
+}
+
+// dst = (a <op> b) ? x : y, where a, b have the instruction's type and x, y the second type (same width).
+template <DType T, DType R, CmpOp kOp> void vSel(Core& c, const DecodedSlot& d) {
+  alignas(64) St<R> out[kLanes<R>];
+  const St<T>* a = vsrc<T>(c, d, 0);
+  LaneSource<T> b = laneSource<T>(c, d, 1);
+  LaneSource<R> x = laneSource<R>(c, d, 2), y = laneSource<R>(c, d, 3);
+  for (int i = 0; i < kLanes<R>; ++i) out[i] = sem::compare<T>(kOp, a[i], b[i]) ? x[i] : y[i];
+  commitLanes(c, d, out);
+}
+
+#define VPU_TYPED(Name, Cond)                                          \
+  sem::dispatchDType(insn.dtype, []<DType T>() -> ExecFn {             \
+    if constexpr (Cond) return &Name<T>;                               \
+    else return nullptr;                                               \
+  })
+
+template <CmpOp kOp> ExecFn cmpFor(DType t) {
+  return sem::dispatchDType(t, []<DType T>() -> ExecFn { return &vCmp<T, kOp>; });
+}
+
+template <CmpOp kOp> ExecFn selFor(DType t, DType r) {
+  return sem::dispatchDType(t, [r]<DType T>() -> ExecFn {
+    return sem::dispatchDType(r, []<DType R>() -> ExecFn {
+      if constexpr (sizeof(St<T>) == sizeof(St<R>)) return &vSel<T, R, kOp>;
+      else return nullptr;
+    });
+  });
+}
+
+}  // namespace
+
+ExecFn vectorAluExec(const isa::SlotInsn& insn) {
+  DType dt2 = static_cast<DType>(insn.field(SwitchField::Dt2));
+  switch (insn.id) {
+    case InsnId::VpuAdd: return VPU_TYPED(vAdd, true);
+    case InsnId::VpuSub: return VPU_TYPED(vSub, true);
+    case InsnId::VpuMul: return VPU_TYPED(vMul, true);
+    case InsnId::VpuMac: return VPU_TYPED(vMac, true);
+    case InsnId::VpuMadd: return VPU_TYPED(vMadd, true);
+    case InsnId::VpuMax: return VPU_TYPED(vMax, true);
+    case InsnId::VpuMin: return VPU_TYPED(vMin, true);
+    case InsnId::VpuAnd: return VPU_TYPED(vAnd, true);
+    case InsnId::VpuOr: return VPU_TYPED(vOr, true);
+    case InsnId::VpuXor: return VPU_TYPED(vXor, true);
+    case InsnId::VpuShl: return VPU_TYPED(vShl, kIsInt<T>);
+    case InsnId::VpuShr: return VPU_TYPED(vShr, kIsInt<T>);
+    case InsnId::VpuAbs: return VPU_TYPED(vAbs, true);
+    case InsnId::VpuNeg: return VPU_TYPED(vNeg, true);
+    case InsnId::VpuNot: return VPU_TYPED(vNot, true);
+    case InsnId::VpuMov: return VPU_TYPED(vMov, true);
+    case InsnId::LdMov: return VPU_TYPED(vMov, true);
+    case InsnId::VpuCmpEq: return cmpFor<CmpOp::Eq>(insn.dtype);
+    case InsnId::VpuCmpNeq: return cmpFor<CmpOp::Neq>(insn.dtype);
+    case InsnId::VpuCmpLess: return cmpFor<CmpOp::Less>(insn.dtype);
+    case InsnId::VpuCmpLeq: return cmpFor<CmpOp::Leq>(insn.dtype);
+    case InsnId::VpuCmpGrt: return cmpFor<CmpOp::Grt>(insn.dtype);
+    case InsnId::VpuCmpGeq: return cmpFor<CmpOp::Geq>(insn.dtype);
+    case InsnId::VpuSelEq: return selFor<CmpOp::Eq>(insn.dtype, dt2);
+    case InsnId::VpuSelNeq: return selFor<CmpOp::Neq>(insn.dtype, dt2);
+    case InsnId::VpuSelLess: return selFor<CmpOp::Less>(insn.dtype, dt2);
+    case InsnId::VpuSelLeq: return selFor<CmpOp::Leq>(insn.dtype, dt2);
+    case InsnId::VpuSelGrt: return selFor<CmpOp::Grt>(insn.dtype, dt2);
+    case InsnId::VpuSelGeq: return selFor<CmpOp::Geq>(insn.dtype, dt2);
+    default: return nullptr;
+  }
+}
+
+}  // namespace tpc::sim::exec

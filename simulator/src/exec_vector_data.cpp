@@ -1,0 +1,217 @@
+// VPU data movement, predicate logic, conversion and special-function helper semantics.
+#include <cstring>
+
+#include "exec_common.h"
+#include "semantics/convert.h"
+#include "semantics/fp_special.h"
+
+namespace tpc::sim::exec {
+
+namespace {
+
+using isa::InsnId;
+
+// mov_vp: from a predicate, from a scalar (every lane = s != 0) or an immediate (every lane = imm != 0).
+void vpMov(Core& c, const DecodedSlot& d) {
+  VPReg v;
+  if (d.srcFile[0] == RegFile::VP) {
+    v = c.r.vp[d.src[0]];
+  } else {
+    uint64_t all = rawScalarSrc(c, d, 0) ? ~uint64_t{0} : 0;
+    v = VPReg{{all, all, all, all}};
+  }
+  VPReg& dst = c.r.vp[d.dst];
+  if (!d.predVector) {
+    dst = v;
+    return;
+  }
+  for (int i = 0; i < 256; ++i)
+    if (laneEnabled(c, d, i)) dst.set(i, v.bit(i));
+}
+
+template <int kOp> void vpLogic(Core& c, const DecodedSlot& d) {
+  const VPReg& a = c.r.vp[d.src[0]];
+  VPReg v;
+  for (int w = 0; w < 4; ++w) {
+    uint64_t b = kOp == 3 ? 0 : c.r.vp[d.src[1]].w[w];
+    v.w[w] = kOp == 0 ? (a.w[w] & b) : kOp == 1 ? (a.w[w] | b) : kOp == 2 ? (a.w[w] ^ b) : ~a.w[w];
+  }
+  VPReg& dst = c.r.vp[d.dst];
+  if (!d.predVector) {
+    dst = v;
+    return;
+  }
+  for (int i = 0; i < 256; ++i)
+    if (laneEnabled(c, d, i)) dst.set(i, v.bit(i));
+}
+
+// Byte-granular moves keep the register's other bytes; a vector predicate selects 32-bit lanes.
+void commitBytes(Core& c, const DecodedSlot& d, const uint8_t* bytes) { commitLanes<uint32_t>(c, d, reinterpret_cast<const uint32_t*>(bytes)); }
+
+// A vector has four 64-byte dual groups; copy dual group sdg of the source into dual group ddg.
+void vMovDualGroup(Core& c, const DecodedSlot& d) {
+  alignas(64) uint8_t out[256];
+  std::memcpy(out, c.r.v[d.dst].bytes, 256);
+  std::memcpy(out + 64 * d.field(SwitchField::DstGroup), c.r.v[d.src[0]].bytes + 64 * d.field(SwitchField::SrcGroup), 64);
+  commitBytes(c, d, out);
+}
+
+// A vector has eight 32-byte groups; copy the groups selected by gmask.
+void vMovGroup(Core& c, const DecodedSlot& d) {
+  alignas(64) uint8_t out[256];
+  std::memcpy(out, c.r.v[d.dst].bytes, 256);
+  uint32_t mask = d.field(SwitchField::GroupMask);
+  for (int g = 0; g < 8; ++g)
+    if ((mask >> g) & 1u) std::memcpy(out + 32 * g, c.r.v[d.src[0]].bytes + 32 * g, 32);
+  commitBytes(c, d, out);
+}
+
+// dst lane i = a lane (index mod lanes), index taken from the low byte of lane i of b.
+template <DType T> void vShuffle(Core& c, const DecodedSlot& d) {
+  alignas(64) St<T> out[kLanes<T>];
+  const St<T>* a = vsrc<T>(c, d, 0);
+  const uint8_t* b = c.r.v[d.src[1]].bytes;
+  for (int i = 0; i < kLanes<T>; ++i) out[i] = a[b[i * sizeof(St<T>)] % kLanes<T>];
+  commitLanes(c, d, out);
+}
+
+// pack: the low halves of the source lanes fill the low (half=all/low) or high half of the destination.
+template <DType T> void vPack(Core& c, const DecodedSlot& d) {
+  using Wide = std::make_unsigned_t<St<T>>;
+  using Narrow = std::conditional_t<sizeof(Wide) == 4, uint16_t, uint8_t>;
+  constexpr int kN = kLanes<T>;
+  alignas(64) Narrow out[2 * kN];
+  std::memcpy(out, c.r.v[d.dst].bytes, 256);
+  const Wide* a = c.r.v[d.src[0]].template lanes<Wide>();
+  int base = d.field(SwitchField::Half) == 2 ? kN : 0;
+  for (int i = 0; i < kN; ++i) out[base + i] = static_cast<Narrow>(a[i]);
+  commitLanes(c, d, out);
+}
+
+// unpack: lanes of the low or high half of the source, widened (sign-extended for signed types).
+template <DType T> void vUnpack(Core& c, const DecodedSlot& d) {
+  using Narrow = St<T>;
+  using Wide = std::conditional_t<sizeof(Narrow) == 2, std::conditional_t<std::is_signed_v<Narrow>, int32_t, uint32_t>,
+                                  std::conditional_t<std::is_signed_v<Narrow>, int16_t, uint16_t>>;
+  constexpr int kN = isa::kVectorBytes / sizeof(Wide);
+  alignas(64) Wide out[kN];
+  const Narrow* a = vsrc<T>(c, d, 0);
+  int base = d.field(SwitchField::Half) == 2 ? kN : 0;
+  for (int i = 0; i < kN; ++i) out[i] = static_cast<Wide>(a[base + i]);
+  commitLanes(c, d, out);
+}
+
+// convert: between widths, `part` selects which part of the wider register is read or written.
+template <DType From, DType To> void vConvert(Core& c, const DecodedSlot& d) {
+  constexpr int kFrom = kLanes<From>, kTo = kLanes<To>;
+  constexpr int kN = kFrom < kTo ? kFrom : kTo;
+  auto rm = static_cast<isa::RoundingMode>(d.field(SwitchField::Rm));
+  bool sat = d.field(SwitchField::Sat);
+  int part = static_cast<int>(d.field(SwitchField::Part));
+  int srcBase = kFrom > kTo ? part * kN : 0;
+  int dstBase = kTo > kFrom ? part * kN : 0;
+  alignas(64) St<To> out[kTo];
+  std::memcpy(out, c.r.v[d.dst].bytes, 256);
+  const St<From>* a = vsrc<From>(c, d, 0);
+  if (rm == isa::RoundingMode::SR) {
+    for (int i = 0; i < kN; ++i) out[dstBase + i] = sem::convert<From, To>(a[srcBase + i], rm, sat, c.nextRandom());
+  } else {
+    for (int i = 0; i < kN; ++i) out[dstBase + i] = sem::convert<From, To>(a[srcBase + i], rm, sat, 0);
+  }
+  commitLanes(c, d, out);
+}
+
+// lane_id: lane i holds i.
+template <DType T> void vLaneId(Core& c, const DecodedSlot& d) {
+  alignas(64) St<T> out[kLanes<T>];
+  for (int i = 0; i < kLanes<T>; ++i) out[i] = static_cast<St<T>>(i);
+  commitLanes(c, d, out);
+}
+
+// fclass: the class bits of each lane, as an integer of the lane's width.
+template <DType T> void vFclass(Core& c, const DecodedSlot& d) {
+  using U = std::conditional_t<sizeof(St<T>) == 4, uint32_t, uint16_t>;
+  alignas(64) U out[kLanes<T>];
+  const St<T>* a = vsrc<T>(c, d, 0);
+  for (int i = 0; i < kLanes<T>; ++i) out[i] = static_cast<U>(sem::fclassBits(Elem<T>::bits(a[i]), Elem<T>::kFormat));
+  commitLanes(c, d, out);
+}
+
+// calc_fp_special: special-case results; other lanes keep the income (the destination's old value).
+template <DType T> void vCalcFpSpecial(Core& c, const DecodedSlot& d) {
+  alignas(64) St<T> out[kLanes<T>];
+  std::memcpy(out, c.r.v[d.dst].bytes, 256);
+  auto fn = static_cast<isa::FpSpecialFunc>(d.field(SwitchField::Func));
+  const St<T>* a = vsrc<T>(c, d, 0);
+  LaneSource<T> b = laneSource<T>(c, d, 1);
+  for (int i = 0; i < kLanes<T>; ++i) {
+    float r;
+    if (sem::calcFpSpecial(fn, Elem<T>::toF(a[i]), Elem<T>::toF(b[i]), &r)) out[i] = Elem<T>::fromF(r);
+  }
+  commitLanes(c, d, out);
+}
+
+template <DType T> void vFormFpNum(Core& c, const DecodedSlot& d) {
+  alignas(64) St<T> out[kLanes<T>];
+  const St<T>* e = vsrc<T>(c, d, 0);
+  LaneSource<T> s = laneSource<T>(c, d, 1), m = laneSource<T>(c, d, 2);
+  uint32_t form = d.field(SwitchField::FormFp);
+  for (int i = 0; i < kLanes<T>; ++i)
+    out[i] = Elem<T>::fromBits(sem::formFpNum(Elem<T>::bits(e[i]), Elem<T>::bits(s[i]), Elem<T>::bits(m[i]), form,
+                                              Elem<T>::kFormat));
+  commitLanes(c, d, out);
+}
+
+}  // namespace
+
+ExecFn vectorDataExec(const isa::SlotInsn& insn) {
+  DType dt2 = static_cast<DType>(insn.field(SwitchField::Dt2));
+  switch (insn.id) {
+    case InsnId::VpuMovVp: return &vpMov;
+    case InsnId::VpuVpAnd: return &vpLogic<0>;
+    case InsnId::VpuVpOr: return &vpLogic<1>;
+    case InsnId::VpuVpXor: return &vpLogic<2>;
+    case InsnId::VpuVpNot: return &vpLogic<3>;
+    case InsnId::VpuMovDualGroup: return &vMovDualGroup;
+    case InsnId::VpuMovGroup: return &vMovGroup;
+    case InsnId::VpuShuffle:
+      return sem::dispatchDType(insn.dtype, []<DType T>() -> ExecFn { return &vShuffle<T>; });
+    case InsnId::VpuPack:
+      return sem::dispatchDType(insn.dtype, []<DType T>() -> ExecFn {
+        if constexpr (!Elem<T>::kFloat && sizeof(St<T>) >= 2) return &vPack<T>;
+        else return nullptr;
+      });
+    case InsnId::VpuUnpack:
+      return sem::dispatchDType(insn.dtype, []<DType T>() -> ExecFn {
+        if constexpr (sizeof(St<T>) <= 2) return &vUnpack<T>;
+        else return nullptr;
+      });
+    case InsnId::VpuConvert:
+      return sem::dispatchDType(insn.dtype, [dt2]<DType F>() -> ExecFn {
+        return sem::dispatchDType(dt2, []<DType T>() -> ExecFn { return &vConvert<F, T>; });
+      });
+    case InsnId::VpuLaneId:
+      return sem::dispatchDType(insn.dtype, []<DType T>() -> ExecFn {
+        if constexpr (!Elem<T>::kFloat) return &vLaneId<T>;
+        else return nullptr;
+      });
+    case InsnId::VpuFclass:
+      return sem::dispatchDType(insn.dtype, []<DType T>() -> ExecFn {
+        if constexpr (Elem<T>::kFloat) return &vFclass<T>;
+        else return nullptr;
+      });
+    case InsnId::VpuCalcFpSpecial:
+      return sem::dispatchDType(insn.dtype, []<DType T>() -> ExecFn {
+        if constexpr (Elem<T>::kFloat) return &vCalcFpSpecial<T>;
+        else return nullptr;
+      });
+    case InsnId::VpuFormFpNum:
+      return sem::dispatchDType(insn.dtype, []<DType T>() -> ExecFn {
+        if constexpr (Elem<T>::kFloat) return &vFormFpNum<T>;
+        else return nullptr;
+      });
+    default: return nullptr;
+  }
+}
+
+}  // namespace tpc::sim::exec

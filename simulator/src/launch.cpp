@@ -1,0 +1,96 @@
+#include "tpc/sim/launch.h"
+
+#include <algorithm>
+#include <atomic>
+#include <cstring>
+#include <stdexcept>
+#include <thread>
+
+namespace tpc::sim {
+
+uint64_t LaunchResult::maxCycles() const {
+  uint64_t m = 0;
+  for (const CoreStats& c : cores) m = std::max(m, c.cycles);
+  return m;
+}
+
+uint64_t LaunchResult::totalBundles() const {
+  uint64_t t = 0;
+  for (const CoreStats& c : cores) t += c.bundles;
+  return t;
+}
+
+Launch::Launch(const Program& program, LaunchOptions options)
+    : program_(program), options_(options), numCores_(options.cores > 0 ? options.cores : options.arch->cores) {}
+
+void Launch::addTensor(DType dtype, const std::array<int64_t, kMaxDims>& sizes, std::vector<uint8_t> bytes,
+                       uint32_t padding) {
+  if (descs_.size() >= static_cast<size_t>(isa::kNumTensors))
+    throw std::invalid_argument("a kernel takes at most 16 tensors");
+  TensorDesc d = TensorDesc::dense(dtype, sizes);
+  if (static_cast<uint64_t>(d.numElements()) * dtypeSize(dtype) != bytes.size())
+    throw std::invalid_argument("tensor data size does not match its shape");
+  d.padding = padding;
+  descs_.push_back(d);
+  tensorBytes_.push_back(std::move(bytes));
+}
+
+LaunchResult Launch::run() {
+  // Lay the tensors out in global memory.
+  global_ = GlobalMemory{};
+  for (size_t n = 0; n < descs_.size(); ++n) descs_[n].base = global_.allocate(tensorBytes_[n].size());
+  global_.finalize();
+  bound_ = {};
+  for (size_t n = 0; n < descs_.size(); ++n) {
+    descs_[n].host = global_.hostPtr(descs_[n].base);
+    if (!tensorBytes_[n].empty()) std::memcpy(descs_[n].host, tensorBytes_[n].data(), tensorBytes_[n].size());
+    bound_[n] = descs_[n];
+  }
+
+  LaunchResult result;
+  result.boxes = splitIndexSpace(indexSpace_, numCores_);
+  CoreEnv env;
+  env.arch = options_.arch;
+  env.program = &program_;
+  env.tensors = &bound_;
+  env.global = &global_;
+  env.strictHazards = options_.strictHazards;
+  env.maxCycles = options_.maxCycles;
+  cores_.clear();
+  for (int c = 0; c < numCores_; ++c) cores_.push_back(std::make_unique<Core>(env, c));
+  std::vector<std::string> traces(static_cast<size_t>(numCores_));
+
+  // Cores with an empty box do not run. Each core's run depends only on its own box, so the results are
+  // the same for any number of host threads.
+  std::atomic<int> nextCore{0};
+  auto worker = [&] {
+    for (int c; (c = nextCore.fetch_add(1)) < numCores_;) {
+      Core& core = *cores_[static_cast<size_t>(c)];
+      core.reset(result.boxes[static_cast<size_t>(c)], scalars_);
+      if (result.boxes[static_cast<size_t>(c)].volume() == 0) continue;
+      if (options_.trace) core.setTrace(&traces[static_cast<size_t>(c)]);
+      core.run();
+    }
+  };
+  int threads = options_.threads > 0 ? options_.threads : static_cast<int>(std::thread::hardware_concurrency());
+  threads = std::clamp(threads, 1, numCores_);
+  if (threads == 1) {
+    worker();
+  } else {
+    std::vector<std::thread> pool;
+    for (int t = 0; t < threads; ++t) pool.emplace_back(worker);
+    for (std::thread& t : pool) t.join();
+  }
+
+  for (int c = 0; c < numCores_; ++c) {
+    Core& core = *cores_[static_cast<size_t>(c)];
+    result.cores.push_back(core.stats());
+    if (core.fault() && !result.fault) result.fault = core.fault();
+    result.trace += traces[static_cast<size_t>(c)];
+  }
+  for (size_t n = 0; n < descs_.size(); ++n)
+    if (!tensorBytes_[n].empty()) std::memcpy(tensorBytes_[n].data(), descs_[n].host, tensorBytes_[n].size());
+  return result;
+}
+
+}  // namespace tpc::sim

@@ -1,0 +1,222 @@
+// tpc-sim: runs a kernel object on the simulated cores, binding .npy tensors and scalars to its parameters.
+// Exit status: 0 success, 1 bad usage or input, 2 kernel fault (see DESIGN.md, tpc-sim contract).
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "tpc/object/kernel_object.h"
+#include "tpc/sim/kernel_binding.h"
+#include "tpc/sim/launch.h"
+#include "tpc/support/atomic_file.h"
+#include "tpc/support/error.h"
+#include "tpc/support/npy.h"
+#include "tpc/support/tensor_spec.h"
+
+namespace {
+
+using tpc::UserError;
+
+struct Args {
+  std::string kernel;
+  std::string arch;
+  int cores = 0, threads = 0;
+  std::string indexSpace;
+  std::vector<std::string> tensors, scalars;
+  bool stats = false, strict = false;
+  std::string json, trace;
+  uint64_t maxCycles = 0;
+};
+
+tpc::sim::Dims5 parseIndexSpace(const std::string& text) {
+  tpc::sim::Dims5 d{1, 1, 1, 1, 1};
+  size_t k = 0, pos = 0;
+  while (pos <= text.size()) {
+    size_t comma = text.find(',', pos);
+    std::string part = text.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos);
+    char* end = nullptr;
+    long long v = std::strtoll(part.c_str(), &end, 10);
+    if (k >= 5 || part.empty() || *end != '\0' || v < 1 || v > (1ll << 31))
+      throw UserError(fmt::format("--index-space '{}': expected 1 to 5 positive sizes D0,D1,... ", text));
+    d[k++] = v;
+    if (comma == std::string::npos) break;
+    pos = comma + 1;
+  }
+  return d;
+}
+
+std::string sourceLineOf(const tpc::obj::KernelObject& o, uint32_t address) {
+  const tpc::obj::LineEntry* best = nullptr;
+  for (const auto& e : o.debug.lines)
+    if (e.address <= address && (!best || e.address >= best->address)) best = &e;
+  if (!best) return {};
+  std::string file = best->file < o.debug.files.size() ? o.debug.files[best->file] : "?";
+  return fmt::format("{}:{}:{}", file, best->line, best->column);
+}
+
+nlohmann::json statsJson(const tpc::sim::LaunchResult& r, const tpc::sim::Dims5& space) {
+  using nlohmann::json;
+  static const char* kSlots[] = {"load", "spu", "vpu", "store"};
+  json cores = json::array();
+  uint64_t stalls = 0;
+  for (size_t c = 0; c < r.cores.size(); ++c) {
+    const tpc::sim::CoreStats& s = r.cores[c];
+    json util = json::object();
+    for (int k = 0; k < 4; ++k) util[kSlots[k]] = s.bundles ? double(s.slotBusy[k]) / double(s.bundles) : 0.0;
+    cores.push_back({{"core", c},
+                     {"cycles", s.cycles},
+                     {"bundles", s.bundles},
+                     {"stalls", s.stalls},
+                     {"branch_cycles", s.branchCycles},
+                     {"slot_utilization", util},
+                     {"load_bytes", s.loadBytes},
+                     {"store_bytes", s.storeBytes},
+                     {"vector_lane_ops", s.vectorLaneOps},
+                     {"index_box", {{"offset", r.boxes[c].offset}, {"size", r.boxes[c].size}}}});
+    stalls += s.stalls;
+  }
+  return json{{"cycles", r.maxCycles()},
+              {"total_bundles", r.totalBundles()},
+              {"total_stalls", stalls},
+              {"index_space", space},
+              {"cores", cores}};
+}
+
+void printStats(const tpc::sim::LaunchResult& r) {
+  std::printf("%-5s %10s %10s %8s %6s %6s %6s %6s\n", "core", "cycles", "bundles", "stalls", "load", "spu", "vpu",
+              "store");
+  for (size_t c = 0; c < r.cores.size(); ++c) {
+    const tpc::sim::CoreStats& s = r.cores[c];
+    if (s.bundles == 0) continue;
+    auto pct = [&](int k) { return 100.0 * double(s.slotBusy[k]) / double(s.bundles); };
+    std::printf("%-5zu %10llu %10llu %8llu %5.1f%% %5.1f%% %5.1f%% %5.1f%%\n", c, (unsigned long long)s.cycles,
+                (unsigned long long)s.bundles, (unsigned long long)s.stalls, pct(0), pct(1), pct(2), pct(3));
+  }
+}
+
+int run(const Args& a) {
+  tpc::obj::KernelObject o = tpc::obj::readObjectFile(a.kernel);
+  const tpc::isa::ArchInfo* arch = tpc::isa::findArch(a.arch.empty() ? o.arch : a.arch);
+  if (!arch) throw UserError(fmt::format("--arch '{}': expected gaudi, gaudi2 or gaudi3", a.arch));
+
+  tpc::sim::Program program;
+  std::string why;
+  if (!program.load(o.text, &why)) throw UserError(fmt::format("{}: {}", a.kernel, why));
+
+  // Parameters in source order: tensors take -t arguments, scalars -s arguments, each in order.
+  std::vector<const tpc::obj::Param*> tensorParams, scalarParams;
+  for (const auto& p : o.params) (p.kind == tpc::obj::ParamKind::Tensor ? tensorParams : scalarParams).push_back(&p);
+  auto names = [](const std::vector<const tpc::obj::Param*>& ps) {
+    std::string s;
+    for (const auto* p : ps) s += (s.empty() ? "" : ", ") + p->name;
+    return s;
+  };
+  if (a.tensors.size() != tensorParams.size())
+    throw UserError(fmt::format("kernel '{}' takes {} tensor(s) ({}), but {} -t argument(s) were given", o.kernelName,
+                                tensorParams.size(), names(tensorParams), a.tensors.size()));
+  if (a.scalars.size() != scalarParams.size())
+    throw UserError(fmt::format("kernel '{}' takes {} scalar(s) ({}), but {} -s argument(s) were given", o.kernelName,
+                                scalarParams.size(), names(scalarParams), a.scalars.size()));
+
+  std::vector<tpc::TensorSpec> specs;
+  std::vector<tpc::HostTensor> tensors;
+  for (const std::string& t : a.tensors) {
+    specs.push_back(tpc::parseTensorSpec(t));
+    tensors.push_back(tpc::materialize(specs.back()));
+  }
+  std::vector<uint32_t> scalars;
+  for (size_t k = 0; k < a.scalars.size(); ++k)
+    scalars.push_back(tpc::sim::parseScalarArgument(a.scalars[k], scalarParams[k]->scalarType));
+
+  std::vector<bool> stored = tpc::sim::tensorsStoredTo(program, static_cast<int>(tensors.size()));
+  tpc::sim::Dims5 space = a.indexSpace.empty() ? tpc::sim::defaultIndexSpace(tensors, stored)
+                                               : parseIndexSpace(a.indexSpace);
+
+  tpc::sim::LaunchOptions opt;
+  opt.arch = arch;
+  opt.cores = a.cores;
+  opt.threads = a.threads;
+  opt.strictHazards = a.strict;
+  opt.maxCycles = a.maxCycles;
+  opt.trace = !a.trace.empty();
+  tpc::sim::Launch launch(program, opt);
+  for (const tpc::HostTensor& t : tensors) launch.addTensor(t.dtype, tpc::sim::tpcSizes(t.shape), t.data);
+  launch.setScalars(scalars);
+  launch.setIndexSpace(space);
+  tpc::sim::LaunchResult r = launch.run();
+
+  if (r.fault) {
+    tpc::sim::Fault f = *r.fault;
+    f.where = sourceLineOf(o, f.address);
+    std::fprintf(stderr, "tpc-sim: %s\n", f.describe().c_str());
+    if (opt.trace) {
+      // No output file after a fault; show the end of the trace instead.
+      size_t start = r.trace.size() > 4000 ? r.trace.find('\n', r.trace.size() - 4000) + 1 : 0;
+      std::fprintf(stderr, "last executed bundles:\n%s", r.trace.c_str() + start);
+    }
+    return 2;
+  }
+
+  for (size_t n = 0; n < tensors.size(); ++n) {
+    if (!stored[n]) continue;
+    tensors[n].data = launch.tensorData(static_cast<int>(n));
+    tpc::writeNpy(specs[n].path, tensors[n]);
+  }
+  if (!a.json.empty()) {
+    std::string text = statsJson(r, space).dump(2) + "\n";
+    tpc::writeFileAtomically(a.json, std::span(reinterpret_cast<const uint8_t*>(text.data()), text.size()));
+  }
+  if (!a.trace.empty())
+    tpc::writeFileAtomically(a.trace, std::span(reinterpret_cast<const uint8_t*>(r.trace.data()), r.trace.size()));
+
+  int active = 0;
+  for (const auto& b : r.boxes) active += b.volume() > 0;
+  std::printf("%s on %s: %d cores (%d active), index space [%lld,%lld,%lld,%lld,%lld]\n", o.kernelName.c_str(),
+              std::string(arch->name).c_str(), launch.numCores(), active, (long long)space[0], (long long)space[1],
+              (long long)space[2], (long long)space[3], (long long)space[4]);
+  uint64_t stalls = 0;
+  for (const auto& c : r.cores) stalls += c.stalls;
+  std::printf("cycles %llu (slowest core), bundles %llu (all cores), stalls %llu\n", (unsigned long long)r.maxCycles(),
+              (unsigned long long)r.totalBundles(), (unsigned long long)stalls);
+  for (size_t n = 0; n < tensors.size(); ++n)
+    if (stored[n])
+      std::printf("wrote %s (%s %s)\n", specs[n].path.c_str(), std::string(tpc::dtypeName(tensors[n].dtype)).c_str(),
+                  tpc::formatShape(tensors[n].shape).c_str());
+  if (a.stats) printStats(r);
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"tpc-sim: run a TPC kernel object on the instruction-level simulator"};
+  Args a;
+  app.add_option("kernel", a.kernel, "kernel object (KERNEL.o)")->required();
+  app.add_option("--arch", a.arch, "gaudi, gaudi2 or gaudi3 (default: the object's)");
+  app.add_option("--cores", a.cores, "simulated cores (default: the architecture's count)")->check(CLI::Range(1, 4096));
+  app.add_option("--threads", a.threads, "host threads (default: all)")->check(CLI::Range(1, 1024));
+  app.add_option("--index-space", a.indexSpace, "index space D0,D1,D2,D3,D4 (default: from the first stored tensor)");
+  app.add_option("-t", a.tensors,
+                 "tensor argument, in parameter order: FILE.npy, FILE.npy:DTYPE, or FILE.npy=DTYPE[S0,S1,...] to create");
+  app.add_option("-s", a.scalars, "scalar argument, in parameter order, parsed by the parameter's type");
+  app.add_flag("--stats", a.stats, "print per-core cycles, stalls and slot utilization");
+  app.add_option("--json", a.json, "write the statistics as JSON");
+  app.add_option("--trace", a.trace, "write one line per executed bundle");
+  app.add_option("--max-cycles", a.maxCycles, "fault when a core runs this many cycles");
+  app.add_flag("--strict-hazards", a.strict, "fault on reading a register whose write is in flight, instead of stalling");
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    int code = app.exit(e);
+    return code == 0 ? 0 : 1;
+  }
+  try {
+    return run(a);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "tpc-sim: %s\n", e.what());
+    return 1;
+  }
+}

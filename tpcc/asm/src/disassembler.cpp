@@ -1,0 +1,71 @@
+#include <fstream>
+#include <map>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "tpc/asm/assembler.h"
+#include "tpc/isa/asm_text.h"
+
+namespace tpc::assembler {
+
+namespace {
+
+// Source lines of the files named by the debug info, read on demand; a missing file shows no text.
+class SourceCache {
+ public:
+  std::string line(const std::string& file, uint32_t number) {
+    auto it = files_.find(file);
+    if (it == files_.end()) {
+      std::vector<std::string> lines;
+      std::ifstream in(file);
+      for (std::string l; std::getline(in, l);) lines.push_back(l);
+      it = files_.emplace(file, std::move(lines)).first;
+    }
+    if (number == 0 || number > it->second.size()) return {};
+    return it->second[number - 1];
+  }
+
+ private:
+  std::map<std::string, std::vector<std::string>> files_;
+};
+
+}  // namespace
+
+std::string disassemble(const obj::KernelObject& o, const DisassemblyOptions& options) {
+  std::string out;
+  out += fmt::format("// {}: TPC kernel object, {} bundles\n", options.objectName.empty() ? "<memory>" : options.objectName,
+                     o.text.size() / isa::kBundleBytes);
+  out += fmt::format(".kernel {}\n.arch {}\n", o.kernelName, o.arch);
+  for (const obj::Param& p : o.params)
+    out += fmt::format(".param {} {}\n", p.kind == obj::ParamKind::Tensor ? "tensor" : dtypeName(p.scalarType), p.name);
+  out += fmt::format(".scalar_local {}\n.vector_local {}\n", o.scalarLocalBytes, o.vectorLocalBytes);
+  out += fmt::format("{}:\n", o.kernelName);
+
+  std::map<uint32_t, const obj::LineEntry*> lineAt;
+  if (options.withSource)
+    for (const obj::LineEntry& e : o.debug.lines) lineAt[e.address] = &e;
+  SourceCache sources;
+  const obj::LineEntry* last = nullptr;
+
+  for (size_t off = 0; off + isa::kBundleBytes <= o.text.size(); off += isa::kBundleBytes) {
+    auto it = lineAt.find(static_cast<uint32_t>(off));
+    if (it != lineAt.end()) {
+      const obj::LineEntry* e = it->second;
+      if (!last || last->file != e->file || last->line != e->line) {
+        std::string file = e->file < o.debug.files.size() ? o.debug.files[e->file] : "?";
+        out += fmt::format("// {}:{}: {}\n", file, e->line, sources.line(file, e->line));
+      }
+      last = e;
+    }
+    isa::Bundle b;
+    std::string why;
+    if (isa::decodeBundle(o.text.data() + off, &b, &why))
+      out += fmt::format("0x{:04x}:  {}\n", off, isa::formatBundle(b));
+    else
+      out += fmt::format("// 0x{:04x}: undecodable bundle: {}\n", off, why);
+  }
+  return out;
+}
+
+}  // namespace tpc::assembler

@@ -1,0 +1,30 @@
+// tpc-objdump: prints a kernel object's metadata and code, one bundle per line with all four slots.
+#include <cstdio>
+#include <string>
+
+#include <CLI/CLI.hpp>
+
+#include "tpc/asm/assembler.h"
+#include "tpc/object/kernel_object.h"
+
+int main(int argc, char** argv) {
+  CLI::App app{"tpc-objdump: disassemble a TPC kernel object; the output reassembles with tpc-as"};
+  std::string input;
+  bool disassemble = false, source = false;
+  app.add_option("input", input, "kernel object (FILE.o)")->required();
+  app.add_flag("-d,--disassemble", disassemble, "disassemble the code (the default)");
+  app.add_flag("-S,--source", source, "interleave source lines (needs an object compiled with -g)");
+  CLI11_PARSE(app, argc, argv);
+  try {
+    tpc::obj::KernelObject o = tpc::obj::readObjectFile(input);
+    tpc::assembler::DisassemblyOptions options;
+    options.withSource = source;
+    options.objectName = input;
+    std::string text = tpc::assembler::disassemble(o, options);
+    std::fwrite(text.data(), 1, text.size(), stdout);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "%s\n", e.what());
+    return 1;
+  }
+  return 0;
+}
