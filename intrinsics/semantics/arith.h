@@ -55,10 +55,13 @@ inline typename Elem<T>::S mac(typename Elem<T>::S acc, typename Elem<T>::S a, t
 template <DType T> inline typename Elem<T>::S fmax(typename Elem<T>::S a, typename Elem<T>::S b) {
   using E = Elem<T>;
   if constexpr (E::kFloat) {
+    // Branch-free for vectorization. Equal operands differ at most in the sign of zero: AND of the bits
+    // gives max(-0, +0) = +0.
     float x = E::toF(a), y = E::toF(b);
-    if (x != x || y != y) return E::fromF(asFloat(kF32CanonicalNan));
-    if (x == y) return std::signbit(x) ? E::fromF(y) : E::fromF(x);  // max(-0, +0) = +0
-    return E::fromF(x > y ? x : y);
+    uint32_t xb = asBits(x), yb = asBits(y);
+    uint32_t r = x == y ? (xb & yb) : (x > y ? xb : yb);
+    bool nan = x != x || y != y;
+    return E::fromF(asFloat(nan ? kF32CanonicalNan : r));
   } else {
     return a > b ? a : b;
   }
@@ -67,10 +70,12 @@ template <DType T> inline typename Elem<T>::S fmax(typename Elem<T>::S a, typena
 template <DType T> inline typename Elem<T>::S fmin(typename Elem<T>::S a, typename Elem<T>::S b) {
   using E = Elem<T>;
   if constexpr (E::kFloat) {
+    // As fmax; OR of the bits gives min(-0, +0) = -0.
     float x = E::toF(a), y = E::toF(b);
-    if (x != x || y != y) return E::fromF(asFloat(kF32CanonicalNan));
-    if (x == y) return std::signbit(x) ? E::fromF(x) : E::fromF(y);  // min(-0, +0) = -0
-    return E::fromF(x < y ? x : y);
+    uint32_t xb = asBits(x), yb = asBits(y);
+    uint32_t r = x == y ? (xb | yb) : (x < y ? xb : yb);
+    bool nan = x != x || y != y;
+    return E::fromF(asFloat(nan ? kF32CanonicalNan : r));
   } else {
     return a < b ? a : b;
   }

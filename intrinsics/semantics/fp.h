@@ -32,18 +32,22 @@ inline constexpr uint32_t kF32CanonicalNan = 0x7fc00000u;
 inline float asFloat(uint32_t b) { return std::bit_cast<float>(b); }
 inline uint32_t asBits(float f) { return std::bit_cast<uint32_t>(f); }
 
+// These two run on every lane of every f32 operation: they are written as branch-free selects so that
+// the host compiler vectorizes the lane loops.
+
 // Flush a denormal f32 to signed zero; other values pass unchanged.
 inline float ftz(float x) {
   uint32_t b = asBits(x);
-  return (b & 0x7f800000u) == 0 ? asFloat(b & 0x80000000u) : x;
+  uint32_t keep = (b & 0x7f800000u) ? 0xffffffffu : 0x80000000u;
+  return asFloat(b & keep);
 }
 
 // The result of an f32 operation as the core writes it: NaN made canonical, denormals flushed.
 inline float f32Result(float x) {
   uint32_t b = asBits(x);
-  uint32_t e = b & 0x7f800000u;
-  if (e == 0x7f800000u && (b & 0x007fffffu)) return asFloat(kF32CanonicalNan);
-  return e == 0 ? asFloat(b & 0x80000000u) : x;
+  uint32_t keep = (b & 0x7f800000u) ? 0xffffffffu : 0x80000000u;
+  bool nan = (b & 0x7fffffffu) > 0x7f800000u;
+  return asFloat(nan ? kF32CanonicalNan : (b & keep));
 }
 
 // Rounds sign * mag * 2^exp2 (mag != 0) to `f`, returning its bit pattern. `rnd` supplies the random bits

@@ -25,6 +25,7 @@ Launch::Launch(const Program& program, LaunchOptions options)
 
 void Launch::addTensor(DType dtype, const std::array<int64_t, kMaxDims>& sizes, std::vector<uint8_t> bytes,
                        uint32_t padding) {
+  if (laidOut_) throw std::logic_error("tensors are bound before the first run");
   if (descs_.size() >= static_cast<size_t>(isa::kNumTensors))
     throw std::invalid_argument("a kernel takes at most 16 tensors");
   TensorDesc d = TensorDesc::dense(dtype, sizes);
@@ -36,15 +37,17 @@ void Launch::addTensor(DType dtype, const std::array<int64_t, kMaxDims>& sizes, 
 }
 
 LaunchResult Launch::run() {
-  // Lay the tensors out in global memory.
-  global_ = GlobalMemory{};
-  for (size_t n = 0; n < descs_.size(); ++n) descs_[n].base = global_.allocate(tensorBytes_[n].size());
-  global_.finalize();
-  bound_ = {};
-  for (size_t n = 0; n < descs_.size(); ++n) {
-    descs_[n].host = global_.hostPtr(descs_[n].base);
-    if (!tensorBytes_[n].empty()) std::memcpy(descs_[n].host, tensorBytes_[n].data(), tensorBytes_[n].size());
-    bound_[n] = descs_[n];
+  if (!laidOut_) {
+    // Lay the tensors out in global memory once; later runs start from what the last one left.
+    for (size_t n = 0; n < descs_.size(); ++n) descs_[n].base = global_.allocate(tensorBytes_[n].size());
+    global_.finalize();
+    for (size_t n = 0; n < descs_.size(); ++n) {
+      descs_[n].host = global_.hostPtr(descs_[n].base);
+      if (!tensorBytes_[n].empty()) std::memcpy(descs_[n].host, tensorBytes_[n].data(), tensorBytes_[n].size());
+      std::vector<uint8_t>().swap(tensorBytes_[n]);
+      bound_[n] = descs_[n];
+    }
+    laidOut_ = true;
   }
 
   LaunchResult result;
@@ -88,9 +91,14 @@ LaunchResult Launch::run() {
     if (core.fault() && !result.fault) result.fault = core.fault();
     result.trace += traces[static_cast<size_t>(c)];
   }
-  for (size_t n = 0; n < descs_.size(); ++n)
-    if (!tensorBytes_[n].empty()) std::memcpy(tensorBytes_[n].data(), descs_[n].host, tensorBytes_[n].size());
   return result;
+}
+
+std::span<const uint8_t> Launch::tensorData(int n) const {
+  const TensorDesc& d = descs_[static_cast<size_t>(n)];
+  size_t bytes = static_cast<size_t>(d.numElements()) * dtypeSize(d.dtype);
+  if (!laidOut_) return tensorBytes_[static_cast<size_t>(n)];
+  return {d.host, bytes};
 }
 
 }  // namespace tpc::sim

@@ -143,7 +143,7 @@ int run(const Args& a) {
   opt.maxCycles = a.maxCycles;
   opt.trace = !a.trace.empty();
   tpc::sim::Launch launch(program, opt);
-  for (const tpc::HostTensor& t : tensors) launch.addTensor(t.dtype, tpc::sim::tpcSizes(t.shape), t.data);
+  for (tpc::HostTensor& t : tensors) launch.addTensor(t.dtype, tpc::sim::tpcSizes(t.shape), std::move(t.data));
   launch.setScalars(scalars);
   launch.setIndexSpace(space);
   tpc::sim::LaunchResult r = launch.run();
@@ -162,7 +162,8 @@ int run(const Args& a) {
 
   for (size_t n = 0; n < tensors.size(); ++n) {
     if (!stored[n]) continue;
-    tensors[n].data = launch.tensorData(static_cast<int>(n));
+    auto data = launch.tensorData(static_cast<int>(n));
+    tensors[n].data.assign(data.begin(), data.end());
     tpc::writeNpy(specs[n].path, tensors[n]);
   }
   if (!a.json.empty()) {

@@ -4,6 +4,7 @@
 
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -36,8 +37,8 @@ class Launch {
  public:
   Launch(const Program& program, LaunchOptions options);
 
-  // Binds the next tensor descriptor (tensors are numbered in parameter order). The bytes are copied
-  // into global memory when run() starts and can be read back with tensorData() afterwards.
+  // Binds the next tensor descriptor (tensors are numbered in parameter order). The bytes move into
+  // global memory at the first run(); tensorData() shows them there, as the kernel left them.
   void addTensor(DType dtype, const std::array<int64_t, kMaxDims>& sizes, std::vector<uint8_t> bytes,
                  uint32_t padding = 0);
   void setScalars(std::vector<uint32_t> scalars) { scalars_ = std::move(scalars); }
@@ -45,7 +46,7 @@ class Launch {
 
   LaunchResult run();
 
-  const std::vector<uint8_t>& tensorData(int n) const { return tensorBytes_[static_cast<size_t>(n)]; }
+  std::span<const uint8_t> tensorData(int n) const;
   int numCores() const { return numCores_; }
   // Cores of the last run, for inspection (the debugger drives a Core directly instead).
   Core& core(int n) { return *cores_[static_cast<size_t>(n)]; }
@@ -59,6 +60,7 @@ class Launch {
   std::vector<uint32_t> scalars_;
   Dims5 indexSpace_{1, 1, 1, 1, 1};
   GlobalMemory global_;
+  bool laidOut_ = false;
   std::array<TensorDesc, isa::kNumTensors> bound_{};
   std::vector<std::unique_ptr<Core>> cores_;
 };
