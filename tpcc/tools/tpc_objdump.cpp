@@ -5,16 +5,28 @@
 #include <CLI/CLI.hpp>
 
 #include "tpc/asm/assembler.h"
+#include "tpc/isa/isa_doc.h"
 #include "tpc/object/kernel_object.h"
 
 int main(int argc, char** argv) {
   CLI::App app{"tpc-objdump: disassemble a TPC kernel object; the output reassembles with tpc-as"};
   std::string input;
   bool disassemble = false, source = false;
-  app.add_option("input", input, "kernel object (FILE.o)")->required();
+  bool isaTable = false;
+  auto* inputOpt = app.add_option("input", input, "kernel object (FILE.o)");
+  app.add_flag("--isa-table", isaTable, "print the instruction table (Markdown) and exit");
   app.add_flag("-d,--disassemble", disassemble, "disassemble the code (the default)");
   app.add_flag("-S,--source", source, "interleave source lines (needs an object compiled with -g)");
   CLI11_PARSE(app, argc, argv);
+  if (isaTable) {
+    std::fputs(tpc::isa::instructionTableMarkdown().c_str(), stdout);
+    return 0;
+  }
+  if (!*inputOpt) {
+    std::fprintf(stderr, "tpc-objdump: missing the kernel object to disassemble (see --help)\n");
+    return 1;
+  }
+  (void)disassemble;  // -d is the only mode; the flag is accepted as with GNU objdump
   try {
     tpc::obj::KernelObject o = tpc::obj::readObjectFile(input);
     tpc::assembler::DisassemblyOptions options;
