@@ -28,7 +28,7 @@ template <> struct Elem<DType::BF16> {
   static constexpr FloatFormat kFormat = kBF16;
   static float toF(S x) { return bf16ToF32(x); }
   // `f` is the exact f32 result of a bf16 operation. Near the bottom of the range it can be an f32
-  // denormal that still rounds to the smallest bf16 normal (e.g. 0x3eb5 * 0x00b5 = 2^-126 * (1 - 7 * 2^-15));
+  // denormal that still rounds to the smallest bf16 normal (e.g. 0x3f35 * 0x00b5 = 2^-126 * (1 - 7 * 2^-15));
   // round it as the result it is rather than flushing it as an input.
   static S fromF(float f) {
     uint32_t b = asBits(f);

@@ -94,7 +94,7 @@ inline std::vector<uint32_t> fieldValues(SwitchField f, std::mt19937& rng) {
   if (fi.width <= 4) {
     for (uint32_t x = 1; x <= max; ++x) v.push_back(x);
   } else {
-    v = {1u, 2u, max, max - 1u, max / 2u, (max & ~63u), 64u, rng() & max};
+    v = {1u, 2u, max, max - 1u, max / 2u, (max & ~63u), 64u, static_cast<uint32_t>(rng()) & max};
     v.erase(std::remove(v.begin(), v.end(), 0u), v.end());
   }
   return v;
@@ -154,9 +154,9 @@ inline Coverage generateAll(const std::function<void(const SlotInsn&)>& visit) {
   cov.predsSeen.assign(n, 0);
   std::mt19937 rng(12345);
 
-  auto attempt = [&](const SlotInsn& insn) {
+  auto attempt = [&](const SlotInsn& insn) -> bool {
     ++cov.tried;
-    if (!validateSlot(insn).empty()) return;
+    if (!validateSlot(insn).empty()) return false;
     ++cov.valid;
     const size_t id = static_cast<size_t>(insn.id);
     const InsnInfo& info = insn.info();
@@ -176,6 +176,17 @@ inline Coverage generateAll(const std::function<void(const SlotInsn&)>& visit) {
     int pk = insn.alwaysExecutes() ? 0 : (insn.predVector ? 3 : 1) + (insn.predNegate ? 1 : 0);
     cov.predsSeen[id] |= 1u << pk;
     visit(insn);
+    return true;
+  };
+  // A sampled switch word or predicate can make an otherwise fine operand choice invalid (an unaligned loop
+  // end, a vector predicate on a scalar result): then the operands are tried again without them.
+  auto attemptOrPlain = [&](SlotInsn insn, uint32_t plainSw) {
+    if (attempt(insn)) return;
+    insn.sw = plainSw;
+    if (attempt(insn)) return;
+    insn.predIndex = 0;
+    insn.predVector = insn.predNegate = false;
+    attempt(insn);
   };
 
   uint32_t salt = 1;
@@ -250,18 +261,18 @@ inline Coverage generateAll(const std::function<void(const SlotInsn&)>& visit) {
             insn.predNegate = p.negate;
             insn.sw = sws[(ci * 4 + pattern) % sws.size()];
             if (immAt < 0) {
-              attempt(insn);
+              attemptOrPlain(insn, base.sw);
               continue;
             }
             auto imms = immediatesFor(insn, immAt);
             if (pattern == 0) {
               for (uint32_t v : imms) {
                 insn.imm = v;
-                attempt(insn);
+                attemptOrPlain(insn, base.sw);
               }
             } else {
               insn.imm = imms[(ci + pattern) % imms.size()];
-              attempt(insn);
+              attemptOrPlain(insn, base.sw);
             }
           }
         }

@@ -83,7 +83,7 @@ TEST(AsmErrors, EachProblemIsNamed) {
     const SlotInsn before = out;
     std::string err;
     EXPECT_FALSE(parseSlot(c.slot, c.text, &out, &err));
-    for (const char* e : c.expect) EXPECT_NE(err.find(e), std::string::npos) << "message: " << err;
+    for (const char* e : c.expect) { EXPECT_NE(err.find(e), std::string::npos) << "message: " << err; }
     EXPECT_EQ(out, before) << "a failed parse must not write its output";
   }
 }

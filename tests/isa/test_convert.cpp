@@ -61,7 +61,7 @@ TEST(ConvertF32ToBf16, EveryRoundingMode) {
       SCOPED_TRACE(std::string(c.why) + " " + modeName(kModes[m]));
       EXPECT_EQ(convertFloat(c.in, kF32, kBF16, kModes[m], 0, false), c.want[m]);
       EXPECT_EQ((sem::convert<DType::F32, DType::BF16>(floatOf(c.in), kModes[m], false, 0)), c.want[m]);
-      if (kModes[m] == RoundingMode::RHNE) EXPECT_EQ(sem::f32ToBf16(floatOf(c.in)), c.want[m]) << "fast path";
+      if (kModes[m] == RoundingMode::RHNE) { EXPECT_EQ(sem::f32ToBf16(floatOf(c.in)), c.want[m]) << "fast path"; }
     }
   // Saturation: overflow and infinities give the largest finite value; NaN stays NaN.
   EXPECT_EQ(convertFloat(0x7f7fffff, kF32, kBF16, RoundingMode::RHNE, 0, true), 0x7f7fu);
@@ -94,7 +94,7 @@ TEST(ConvertF32ToF16, EveryRoundingMode) {
       SCOPED_TRACE(std::string(c.why) + " " + modeName(kModes[m]));
       EXPECT_EQ(convertFloat(c.in, kF32, kF16, kModes[m], 0, false), c.want[m]);
       EXPECT_EQ((sem::convert<DType::F32, DType::F16>(floatOf(c.in), kModes[m], false, 0)), c.want[m]);
-      if (kModes[m] == RoundingMode::RHNE) EXPECT_EQ(sem::f32ToF16(floatOf(c.in)), c.want[m]);
+      if (kModes[m] == RoundingMode::RHNE) { EXPECT_EQ(sem::f32ToF16(floatOf(c.in)), c.want[m]); }
     }
   EXPECT_EQ(convertFloat(0x47c35000, kF32, kF16, RoundingMode::RHNE, 0, true), 0x7bffu);
   EXPECT_EQ(convertFloat(0xff800000, kF32, kF16, RoundingMode::RHNE, 0, true), 0xfbffu);
@@ -187,7 +187,7 @@ TEST(ConvertIntToFloat, EveryRoundingMode) {
       {INT64_MAX, {0x5f000000, 0x5effffff, 0x5f000000, 0x5effffff, 0x5f000000}, "2^63 - 1"},
   };
   for (const Case& c : toF32)
-    for (size_t m = 0; m < 5; ++m) EXPECT_EQ(intToFloat(c.in, kF32, kModes[m], 0), c.want[m]) << c.why << " " << modeName(kModes[m]);
+    for (size_t m = 0; m < 5; ++m) { EXPECT_EQ(intToFloat(c.in, kF32, kModes[m], 0), c.want[m]) << c.why << " " << modeName(kModes[m]); }
   // Through the typed conversion.
   EXPECT_EQ(bitsOf(sem::convert<DType::I32, DType::F32>(16777217, RoundingMode::RU, false, 0)), 0x4b800001u);
   EXPECT_EQ(bitsOf(sem::convert<DType::U32, DType::F32>(0xffffffffu, RoundingMode::RZ, false, 0)), 0x4f7fffffu);
@@ -243,7 +243,11 @@ TEST(ConvertWidening, Bf16AndF16ToF32AreExactForAllPatterns) {
       uint32_t got = bitsOf(sem::convert<DType::BF16, DType::F32>(static_cast<uint16_t>(h), rm, false, 0));
       if (got != want) log.add("bf16 0x" + std::to_string(h) + " -> f32 " + std::to_string(got));
     }
-    if (bitsOf(sem::bf16ToF32(static_cast<uint16_t>(h))) != want) log.add("bf16ToF32 " + std::to_string(h));
+    // bf16ToF32 is the operand read of bf16 arithmetic, whose results canonicalise NaNs: there a NaN only
+    // has to stay a NaN.
+    uint32_t fast = bitsOf(sem::bf16ToF32(static_cast<uint16_t>(h)));
+    bool fastOk = (e == 0xff && m) ? std::isnan(floatOf(fast)) : fast == want;
+    if (!fastOk) log.add("bf16ToF32 " + std::to_string(h));
     // f16: reference value from the bit fields, as long double, then exactly to f32.
     uint32_t want16 = refRound(refValue(h, kRefF16), kRefF32, RoundingMode::RHNE);
     if (bitsOf(sem::f16ToF32(static_cast<uint16_t>(h))) != want16) log.add("f16ToF32 " + std::to_string(h));

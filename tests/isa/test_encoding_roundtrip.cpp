@@ -73,7 +73,8 @@ void storeLE64(uint8_t* p, uint64_t v) {
 TEST(EncodingRoundTrip, EveryGeneratedSlotEncodesAndDecodesUnchanged) {
   const Generated& g = generated();
   EXPECT_EQ(g.encodeFailures, 0);
-  EXPECT_GT(g.cov.valid, 50000u) << "the generator produced too few valid instances";
+  EXPECT_GT(g.cov.valid, 30000u) << "the generator produced too few valid instances";
+  std::printf("generator: %zu valid slot instances of %zu tried\n", g.cov.valid, g.cov.tried);
 }
 
 TEST(EncodingRoundTrip, EveryGeneratedSlotFormatsAndParsesUnchanged) {
@@ -89,14 +90,15 @@ TEST(EncodingRoundTrip, GeneratorCoversTheWholeTable) {
     SCOPED_TRACE(fmt::format("{} slot insn '{}'", slotName(info.slot), info.mnemonic));
     EXPECT_GT(cov.validPerInsn[id], 0);
     for (int t = 0; t < kNumDTypes; ++t) {
-      if (info.allowsType(static_cast<DType>(t))) EXPECT_GT(cov.perType[id][t], 0) << "dtype " << t;
-      if ((info.flags & F_DT2) && info.allowsType(static_cast<DType>(t))) EXPECT_GT(cov.perDt2[id][t], 0) << "dt2 " << t;
+      if (info.allowsType(static_cast<DType>(t))) { EXPECT_GT(cov.perType[id][t], 0) << "dtype " << t; }
+      if ((info.flags & F_DT2) && info.allowsType(static_cast<DType>(t))) { EXPECT_GT(cov.perDt2[id][t], 0) << "dt2 " << t; }
     }
-    if (!info.hasDType()) EXPECT_GT(cov.perType[id][0], 0);
+    if (!info.hasDType()) { EXPECT_GT(cov.perType[id][0], 0); }
     for (int f = 0; f < kNumSwitchFields; ++f) {
       auto field = static_cast<SwitchField>(f);
-      if (info.allowsField(field) && field != SwitchField::Dt2)
+      if (info.allowsField(field) && field != SwitchField::Dt2) {
         EXPECT_TRUE(cov.fieldsSeen[id] >> f & 1u) << "switch " << switchField(field).name << " never nonzero";
+      }
     }
     for (int i = 0; i < 5; ++i) {
       uint32_t allowed = info.kinds[i];
@@ -104,8 +106,11 @@ TEST(EncodingRoundTrip, GeneratorCoversTheWholeTable) {
       EXPECT_EQ(cov.maxIndexSeen[id][i], allowed) << "operand " << i << " at its highest register";
     }
     if (info.opcode != 0) {
-      uint32_t want = info.slot == Slot::Spu ? 0x7u : 0x1fu;
-      EXPECT_EQ(cov.predsSeen[id] & want, want) << "predicate forms";
+      // Vector predicates select lanes: they apply to vector (or vector predicate) results and vector stores.
+      bool vectorResult = info.kinds[0] & (kindBit(RegFile::V) | kindBit(RegFile::VP));
+      bool vectorStore = info.slot == Slot::Store && (info.kinds[2] & kindBit(RegFile::V));
+      uint32_t want = vectorResult || vectorStore ? 0x1fu : 0x7u;
+      EXPECT_EQ(cov.predsSeen[id], want) << "predicate forms (bit 0 none, 1 sp, 2 !sp, 3 vp, 4 !vp)";
     }
   }
 }
@@ -188,7 +193,7 @@ TEST(EncodingLayout, KnownAnswers) {
     storeLE64(want, c.w0);
     storeLE64(want + 8, c.w1);
     encodeSlot(insn, got);
-    for (size_t i = 0; i < kSlotBytes; ++i) EXPECT_EQ(got[i], want[i]) << "byte " << i;
+    for (size_t i = 0; i < kSlotBytes; ++i) { EXPECT_EQ(got[i], want[i]) << "byte " << i; }
     SlotInsn back;
     ASSERT_TRUE(decodeSlot(c.slot, want, &back, &err)) << err;
     EXPECT_EQ(back, insn);

@@ -58,7 +58,7 @@ TEST(F32Arith, AddKnownAnswers) {
       {0x80000000, 0x00000000, 0x00000000, "-0 + +0 = +0"},
       {0xbf800000, 0x3f800000, 0x00000000, "-1 + 1 = +0"},
   };
-  for (const Bin& c : cases) EXPECT_EQ(addF(c.a, c.b), c.want) << c.why;
+  for (const Bin& c : cases) { EXPECT_EQ(addF(c.a, c.b), c.want) << c.why; }
 }
 
 TEST(F32Arith, SubKnownAnswers) {
@@ -74,7 +74,7 @@ TEST(F32Arith, SubKnownAnswers) {
       {0x00000005, 0x80000003, 0x00000000, "denormals flush: +0 - -0 = +0"},
       {0x40400000, 0x3f800000, 0x40000000, "3 - 1 = 2"},
   };
-  for (const Bin& c : cases) EXPECT_EQ(subF(c.a, c.b), c.want) << c.why;
+  for (const Bin& c : cases) { EXPECT_EQ(subF(c.a, c.b), c.want) << c.why; }
 }
 
 TEST(F32Arith, MulKnownAnswers) {
@@ -95,7 +95,7 @@ TEST(F32Arith, MulKnownAnswers) {
       {0x7fc00001, 0x00000000, 0x7fc00000, "NaN * 0 = canonical NaN"},
       {0x3dcccccd, 0x41200000, 0x3f800000, "0.1f * 10 rounds to exactly 1"},
   };
-  for (const Bin& c : cases) EXPECT_EQ(mulF(c.a, c.b), c.want) << c.why;
+  for (const Bin& c : cases) { EXPECT_EQ(mulF(c.a, c.b), c.want) << c.why; }
 }
 
 // MAC rounds the product to f32 (with flush) before the sum: not a fused multiply-add.
@@ -210,12 +210,16 @@ TEST(Bf16Arith, KnownAnswers) {
   EXPECT_EQ(mul<B>(0x0080, 0x3f00), 0x0000) << "2^-126 * 0.5 flushes";
   EXPECT_EQ(mul<B>(0x8080, 0x3f00), 0x8000);
   EXPECT_EQ(mul<B>(0x0000, 0x7f80), 0x7fc0) << "0 * inf";
-  // 0x3eb5 * 0x00b5 = (181/128 * 2^-2)(181/128 * 2^-126) = 2^-126 * (1 - 7*2^-15): below the smallest
-  // normal before rounding, but at 8 bits it rounds to 2^-126 itself, which is a normal result.
-  EXPECT_EQ(mul<B>(0x3eb5, 0x00b5), 0x0080);
-  EXPECT_EQ(mul<B>(0xbeb5, 0x00b5), 0x8080);
-  // 0x3eb4 * 0x00b5 = 2^-127 * 32580/16384: 8-bit rounding gives 255/128 * 2^-127, still below: flushes.
-  EXPECT_EQ(mul<B>(0x3eb4, 0x00b5), 0x0000);
+  // 0x3f35 * 0x00b5 = (181/128 * 2^-1)(181/128 * 2^-126) = 2^-127 * 32761/16384 = 2^-126 * (1 - 7*2^-15):
+  // below the smallest normal before rounding, but at 8 bits it rounds to 2^-126 itself, a normal result.
+  EXPECT_EQ(mul<B>(0x3f35, 0x00b5), 0x0080);
+  EXPECT_EQ(mul<B>(0xbf35, 0x00b5), 0x8080);
+  // 0x3f34 * 0x00b5 = 2^-127 * 32580/16384: 8-bit rounding gives 255/128 * 2^-127, still below: flushes.
+  EXPECT_EQ(mul<B>(0x3f34, 0x00b5), 0x0000);
+  // 0x3eb5 * 0x00b5 is half as large (about 2^-127): flushes.
+  EXPECT_EQ(mul<B>(0x3eb5, 0x00b5), 0x0000);
+  // Same boundary through MAC: 2^-125 + (-(1 + 2^-7) * 2^-126) = 2^-126 * (1 - 2^-7) is exact and below.
+  EXPECT_EQ(sem::mac<B>(0x0100, 0x8081, 0x3f80, false), 0x0000);
   // MAC: the product 1 * 3 = 3 and 1 + 3 = 4.
   EXPECT_EQ(sem::mac<B>(0x3f80, 0x3f80, 0x4040, false), 0x4080);
   EXPECT_EQ(sem::mac<B>(0x7f7f, 0x7f7f, 0x3f80, false), 0x7f80);

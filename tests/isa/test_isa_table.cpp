@@ -203,3 +203,28 @@ TEST(Validate, RejectsEachBrokenRule) {
   fp.setField(SwitchField::Func, 8);
   EXPECT_NE(validateSlot(fp).find("unknown function 8"), std::string::npos);
 }
+
+// Vector predicates select lanes, so they guard vector results and vector stores only; scalar predicates
+// guard anything but a nop.
+TEST(Validate, VectorPredicatesNeedVectorResults) {
+  struct Case {
+    Slot slot;
+    const char* text;
+    bool ok;
+  };
+  const Case cases[] = {
+      {Slot::Load, "@vp1 ld_l_v.f32 v0, s1", true},     {Slot::Load, "@vp1 ld_l.f32 s0, s1", false},
+      {Slot::Load, "@!vp2 ld_tnsr.i8 v3, i4 tnsr=2", true}, {Slot::Load, "@vp1 gen_addr ad0, i1 tnsr=1", false},
+      {Slot::Vpu, "@vp15 add.f32 v1, v2, v3", true},    {Slot::Vpu, "@vp3 cmp_less.f32 vp1, v2, s3", true},
+      {Slot::Store, "@vp1 st_l_v.f32 s1, v2", true},    {Slot::Store, "@vp1 st_l.f32 s1, s2", false},
+      {Slot::Store, "@vp1 st_tnsr.f32 i1, v2", true},   {Slot::Spu, "@vp1 add.i32 s1, s2, s3", false},
+      {Slot::Spu, "@!sp15 add.i32 s1, s2, s3", true},   {Slot::Load, "@sp1 ld_l.f32 s0, s1", true},
+  };
+  for (const Case& c : cases) {
+    SlotInsn insn;
+    std::string err;
+    bool ok = parseSlot(c.slot, c.text, &insn, &err);
+    EXPECT_EQ(ok, c.ok) << c.text << ": " << err;
+    if (!c.ok) { EXPECT_NE(err.find("vector predicate"), std::string::npos) << err; }
+  }
+}

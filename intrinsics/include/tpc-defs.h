@@ -1,0 +1,156 @@
+// tpc-defs.h: the built-in types and switch constants of TPC-C, included implicitly by tpc-clang.
+// Type names, layouts and constant values follow the public TPC-C definitions (interface facts); this
+// file is our own.
+#ifndef TPC_DEFS_H_INCLUDED
+#define TPC_DEFS_H_INCLUDED
+
+#ifndef __cplusplus
+#define bool _Bool
+#define true 1
+#define false 0
+#endif
+
+typedef signed int int32_t;
+typedef unsigned int uint32_t;
+typedef signed short int16_t;
+typedef unsigned short uint16_t;
+typedef signed char int8_t;
+typedef unsigned char uint8_t;
+
+// Scalar floating-point types.
+#define _BFloat16 __bf16
+typedef __bf16 bf16;
+typedef __bf16 bfloat;
+typedef _Float16 half;
+
+// 2048-bit vectors.
+typedef float __attribute__((ext_vector_type(64))) float64;
+typedef int __attribute__((ext_vector_type(64))) int64;
+typedef unsigned int __attribute__((ext_vector_type(64))) uint64;
+typedef short __attribute__((ext_vector_type(128))) short128;
+typedef unsigned short __attribute__((ext_vector_type(128))) ushort128;
+typedef char __attribute__((ext_vector_type(256))) char256;
+typedef unsigned char __attribute__((ext_vector_type(256))) uchar256;
+typedef __bf16 __attribute__((ext_vector_type(128))) bfloat128;
+typedef _Float16 __attribute__((ext_vector_type(128))) half128;
+
+// Index-space coordinates (an index register).
+typedef int __attribute__((ext_vector_type(5))) int5;
+
+// Bit-packed predicate vectors: one bit per lane.
+typedef unsigned char __attribute__((ext_vector_type(32))) bool256;
+typedef unsigned char __attribute__((ext_vector_type(16))) bool128;
+typedef unsigned char __attribute__((ext_vector_type(8))) bool64;
+
+// Pairs of vectors (two registers), with members v1 and v2.
+#define TPC_PAIR(Name, T1, T2) \
+  typedef struct _##Name { T1 v1; T2 v2; } Name;
+TPC_PAIR(float64_pair_t, float64, float64)
+TPC_PAIR(int64_pair_t, int64, int64)
+TPC_PAIR(uint64_pair_t, uint64, uint64)
+TPC_PAIR(bfloat128_pair_t, bfloat128, bfloat128)
+TPC_PAIR(half128_pair_t, half128, half128)
+TPC_PAIR(short128_pair_t, short128, short128)
+TPC_PAIR(ushort128_pair_t, ushort128, ushort128)
+TPC_PAIR(char256_pair_t, char256, char256)
+TPC_PAIR(uchar256_pair_t, uchar256, uchar256)
+TPC_PAIR(float64_int64_pair_t, float64, int64)
+TPC_PAIR(float64_uint64_pair_t, float64, uint64)
+TPC_PAIR(int64_float64_pair_t, int64, float64)
+TPC_PAIR(uint64_float64_pair_t, uint64, float64)
+TPC_PAIR(bfloat128_short128_pair_t, bfloat128, short128)
+TPC_PAIR(short128_bfloat128_pair_t, short128, bfloat128)
+#undef TPC_PAIR
+typedef float64_pair_t float128;
+typedef int64_pair_t int128;
+typedef uint64_pair_t uint128;
+typedef bfloat128_pair_t bfloat256;
+typedef half128_pair_t half256;
+typedef short128_pair_t short256;
+typedef ushort128_pair_t ushort256;
+typedef char256_pair_t char512;
+typedef uchar256_pair_t uchar512;
+typedef struct _float256 { float64 v1, v2, v3, v4; } float256;
+typedef struct _int256 { int64 v1, v2, v3, v4; } int256;
+typedef struct _uint256 { uint64 v1, v2, v3, v4; } uint256;
+
+// Reinterpretation of a value as another type of the same size.
+#define as_float(x) __builtin_bit_cast(float, (x))
+#define as_int(x) __builtin_bit_cast(int, (x))
+#define as_uint(x) __builtin_bit_cast(unsigned int, (x))
+#define as_float64(x) __builtin_bit_cast(float64, (x))
+#define as_int64(x) __builtin_bit_cast(int64, (x))
+#define as_uint64(x) __builtin_bit_cast(uint64, (x))
+#define as_short128(x) __builtin_bit_cast(short128, (x))
+#define as_ushort128(x) __builtin_bit_cast(ushort128, (x))
+#define as_char256(x) __builtin_bit_cast(char256, (x))
+#define as_uchar256(x) __builtin_bit_cast(uchar256, (x))
+#define as_bfloat128(x) __builtin_bit_cast(bfloat128, (x))
+#define as_half128(x) __builtin_bit_cast(half128, (x))
+
+// Address spaces: __local__ is the core's local memory (scalar or vector by element type), __global__
+// global memory.
+#define __local __attribute__((address_space(1)))
+#define __local__ __local
+#define __global __attribute__((address_space(2)))
+#define __global__ __global
+
+// A tensor parameter is the tensor's number (its position among the kernel's tensor parameters).
+typedef int tensor;
+
+// Instruction switches: the values of the public TPC-C definitions.
+enum {
+  SW_SAT = 0x1 << 0,
+  SW_NO_SAT = 0x1 << 0,
+  SW_CARRY = 0x1 << 1,
+  SW_NO_CARRY_GEN = 0x1 << 2,
+  SW_RHU = 0x1 << 1,
+  SW_NEG = 0x1 << 1,
+  SW_MASK_EQ_ZERO = 0x1 << 0,
+  SW_SUP_NAN = 0x1 << 2,
+  // CONVERT / NEARBYINT rounding.
+  SW_RHNE = 0x0 << 16,
+  SW_RZ = 0x1 << 16,
+  SW_RU = 0x2 << 16,
+  SW_RD = 0x3 << 16,
+  SW_SR = 0x4 << 16,
+  SW_CSR = 0x5 << 16,
+  SW_RHAZ = 0x6 << 16,
+  SW_SR_RNE = 0x7 << 16,
+  SW_CLIP_FP = 0x1 << 20,
+  SW_LINEAR = 0x1 << 24,
+  // CALC_FP_SPECIAL functions.
+  SW_RECIP = 0x0,
+  SW_RSQRT = 0x1,
+  SW_SQRT = 0x2,
+  SW_LOG = 0x3,
+  SW_EXP = 0x4,
+  SW_TANH = 0x5,
+  SW_DIV = 0x6,
+  SW_POW = 0x7,
+  // FORM_FP_NUMBER.
+  SW_ADD_BIAS = 0x1 << 8,
+  SW_FORCE_SIGN0 = 0x1 << 9,
+  SW_FORCE_SIGN1 = 0x1 << 10,
+  SW_EXP_IS_NUM = 0x1 << 11,
+  SW_SIGN_LSB = 0x1 << 12,
+  // ST_TNSR read-modify-write selector (rmw_sel argument).
+  RMW_DT_INT8 = 0x0,
+  RMW_DT_INT16 = 0x1,
+  RMW_DT_INT32 = 0x2,
+  RMW_DT_UINT8 = 0x3,
+  RMW_DT_UINT16 = 0x4,
+  RMW_DT_UINT32 = 0x5,
+  RMW_DT_BF16 = 0x6,
+  RMW_DT_FP32 = 0x7,
+  RMW_DT_FP16 = 0x8,
+  RMW_OP_ADD = 0x0 << 4,
+  RMW_OP_SUB = 0x1 << 4,
+  RMW_OP_MIN = 0x2 << 4,
+  RMW_OP_MAX = 0x3 << 4,
+  RMW_TNSR_DT = 0x1 << 7,
+  RMW_SET = 0x1 << 8,
+  SW_PACK = 0x1 << 2,
+};
+
+#endif

@@ -1,0 +1,54 @@
+// The TPC-C intrinsics: every intrinsic's signature (names, parameter order and defaults as the public
+// intrinsic reference fixes them) and how the compiler lowers it. Rows live in intrinsics/intrinsics/*.def.
+// The compiler generates the implicit header tpc-intrinsics.h from this table and selects instructions
+// for calls by it.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "tpc/isa/isa.h"
+
+namespace tpc::isa {
+
+// How a call is lowered.
+enum class Lowering : uint8_t {
+  Op,                // the instruction; a, b, c, d are its sources, income its destination's old value
+  Mac,               // the instruction reads and writes `accumulator`
+  LdTnsr,            // tensor load: ndx, tensor
+  StTnsr,            // tensor store: ndx, tensor, value
+  IndexSpaceOffset,  // this core's index-space offset (I0)
+  IndexSpaceSize,    // this core's index-space size (I1)
+};
+
+struct IntrinsicParam {
+  std::string type;
+  std::string name;
+  std::optional<std::string> defaultValue;
+};
+
+struct IntrinsicInfo {
+  std::string name;
+  std::string returnType;
+  std::vector<IntrinsicParam> params;
+  Lowering lowering;
+  InsnId insn;
+  DType dtype, dt2;
+
+  int paramIndex(std::string_view paramName) const;  // -1 when absent
+  size_t requiredParams() const;                      // parameters before the first default
+};
+
+const std::vector<IntrinsicInfo>& allIntrinsics();
+const IntrinsicInfo* findIntrinsic(std::string_view name);
+
+// The name of the declared function a call reaches after the header's default-argument wrappers.
+inline constexpr std::string_view kBuiltinPrefix = "__tpc_";
+
+// tpc-intrinsics.h: for every intrinsic, the full builtin declaration and one always-inline overload per
+// number of arguments a caller may give (C has no default arguments; Clang's `overloadable` does it).
+std::string generateIntrinsicsHeader();
+
+}  // namespace tpc::isa

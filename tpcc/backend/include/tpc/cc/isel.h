@@ -1,0 +1,36 @@
+// Instruction selection: LLVM IR of the kernel entry (after optimization and inlining) to machine IR.
+#pragma once
+
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "tpc/cc/mir.h"
+
+namespace llvm {
+class Function;
+}
+
+namespace tpc::cc {
+
+struct KernelParam {
+  std::string name;
+  bool isTensor = false;
+  DType scalarType = DType::I32;
+};
+
+struct KernelSignature {
+  std::string name;
+  std::vector<KernelParam> params;
+};
+
+// An error in code generation, with the source position when the IR carries it.
+class CodegenError : public std::runtime_error {
+ public:
+  CodegenError(const std::string& message, SourceLoc loc = {}) : std::runtime_error(message), loc(loc) {}
+  SourceLoc loc;
+};
+
+MFunction selectInstructions(llvm::Function& entry, const KernelSignature& signature);
+
+}  // namespace tpc::cc

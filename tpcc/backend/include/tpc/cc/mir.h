@@ -1,0 +1,81 @@
+// Machine IR of the backend: instructions of the ISA over virtual registers, in basic blocks.
+// Instruction selection (isel.cpp) produces it from LLVM IR; register allocation, scheduling into
+// bundles and emission work on it without LLVM.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "tpc/isa/encoding.h"
+
+namespace tpc::cc {
+
+using isa::RegFile;
+
+// A register operand: virtual (before allocation) or physical.
+struct Reg {
+  RegFile file = RegFile::None;
+  uint32_t id = 0;        // virtual register number, or the physical index once allocated
+  bool physical = false;  // names an architectural register already (i0, i1, parameters)
+  bool valid() const { return file != RegFile::None; }
+  bool operator==(const Reg&) const = default;
+};
+
+struct MOperand {
+  enum class Kind : uint8_t { None, Reg, Imm } kind = Kind::None;
+  Reg reg;
+  uint32_t imm = 0;
+  static MOperand none() { return {}; }
+  static MOperand ofReg(Reg r) { return {Kind::Reg, r, 0}; }
+  static MOperand ofImm(uint32_t v) { return {Kind::Imm, {}, v}; }
+  bool isReg() const { return kind == Kind::Reg; }
+  bool isImm() const { return kind == Kind::Imm; }
+};
+
+struct SourceLoc {
+  uint32_t line = 0, column = 0;
+};
+
+struct MInst {
+  isa::InsnId op = isa::InsnId::SpuNop;
+  DType dtype = DType::F32;
+  uint32_t sw = 0;
+  Reg dst;
+  bool dstIsRead = false;  // the old value of dst is an input (income, accumulator, partial write)
+  std::array<MOperand, 4> src{};
+  Reg pred;                // SP or VP register; invalid: always executes
+  bool predNegate = false;
+  bool copy = false;       // a plain register move, removed when both sides get the same register
+  SourceLoc loc;
+};
+
+// A block ends by jumping to condTarget when condPred (negated if condNegate) holds, and otherwise goes on
+// to `next`; next == -1 ends the kernel.
+struct MBlock {
+  std::vector<MInst> insts;
+  int condTarget = -1;
+  Reg condPred;
+  bool condNegate = false;
+  int next = -1;
+  SourceLoc endLoc;
+};
+
+struct MFunction {
+  std::string name;
+  std::vector<MBlock> blocks;  // in layout order; block 0 is the entry
+  std::array<uint32_t, 8> numVirtual{};  // virtual registers allocated per file
+  std::vector<std::pair<Reg, uint32_t>> precolored;  // virtual register -> the physical index it must get
+  uint32_t scalarLocalBytes = 0, vectorLocalBytes = 0;  // local memory used by the kernel's data
+
+  Reg newVirtual(RegFile f) { return Reg{f, numVirtual[static_cast<int>(f)]++}; }
+};
+
+// A scheduled bundle, with the source location of its first instruction that has one.
+struct ScheduledBundle {
+  isa::Bundle bundle;
+  SourceLoc loc;
+};
+
+}  // namespace tpc::cc

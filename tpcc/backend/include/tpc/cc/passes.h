@@ -1,0 +1,26 @@
+// The backend's passes over machine IR, in the order the pipeline runs them.
+#pragma once
+
+#include <vector>
+
+#include "tpc/cc/isel.h"
+#include "tpc/cc/mir.h"
+
+namespace tpc::cc {
+
+// A slot takes at most one immediate: further ones are moved into registers first.
+void legalizeImmediates(MFunction& mf);
+
+// Linear-scan allocation of every register file; removes copies whose sides coalesce. Reserved: i0 and
+// i1 (index space), sp0 (always true). Throws CodegenError when a file runs out of registers.
+void allocateRegisters(MFunction& mf);
+
+// List scheduling of each block into bundles, honouring slots, latencies and the read-old-state rule of
+// a bundle; every block ends with its writes landed, so blocks can be scheduled independently. Lays the
+// blocks out and resolves branch targets.
+std::vector<ScheduledBundle> scheduleFunction(const MFunction& mf, const isa::ArchInfo& arch);
+
+// The machine IR as text, for debugging the backend (tpc-clang -mllvm-like option --print-mir).
+std::string printMir(const MFunction& mf);
+
+}  // namespace tpc::cc

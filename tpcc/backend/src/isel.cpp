@@ -1,0 +1,1214 @@
+// Instruction selection: walks the kernel's LLVM IR block by block and emits machine IR over virtual
+// registers. IR types map to register files (i1 -> SP, scalars and local pointers -> S, <5 x i32> -> I,
+// 256-byte vectors -> V, predicate vectors -> VP, global pointers -> AD). Constants and splats of scalars
+// become immediates or scalar operands where the instruction allows, registers otherwise. PHIs become
+// copies at the end of the predecessors (critical edges are split before).
+#include "tpc/cc/isel.h"
+
+#include <optional>
+#include <unordered_map>
+
+#include <fmt/format.h>
+#include <llvm/Analysis/VectorUtils.h>
+#include <llvm/IR/Constants.h>
+#include <llvm/IR/DebugInfoMetadata.h>
+#include <llvm/IR/Function.h>
+#include <llvm/IR/GetElementPtrTypeIterator.h>
+#include <llvm/IR/Instructions.h>
+#include <llvm/IR/IntrinsicInst.h>
+#include <llvm/IR/Module.h>
+#include <llvm/Support/raw_ostream.h>
+
+#include "tpc/isa/intrinsics.h"
+
+namespace tpc::cc {
+
+namespace {
+
+using isa::InsnId;
+using llvm::dyn_cast;
+using llvm::isa;
+
+constexpr unsigned kLocalAddressSpace = 1;   // __local__
+constexpr unsigned kGlobalAddressSpace = 2;  // __global__
+
+// Owns an instruction made from a constant expression (not inserted anywhere).
+class InstructionHolder {
+ public:
+  explicit InstructionHolder(llvm::Instruction* in) : in_(in) {}
+  ~InstructionHolder() { in_->deleteValue(); }
+  InstructionHolder(const InstructionHolder&) = delete;
+  InstructionHolder& operator=(const InstructionHolder&) = delete;
+  llvm::Instruction* get() const { return in_; }
+
+ private:
+  llvm::Instruction* in_;
+};
+
+struct TypeClass {
+  RegFile file = RegFile::None;
+  DType dtype = DType::I32;
+};
+
+std::string describe(const llvm::Value& v) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  v.print(os);
+  return s;
+}
+
+std::optional<DType> scalarDType(llvm::Type* t) {
+  if (t->isFloatTy()) return DType::F32;
+  if (t->isBFloatTy()) return DType::BF16;
+  if (t->isHalfTy()) return DType::F16;
+  if (t->isIntegerTy(32)) return DType::I32;
+  if (t->isIntegerTy(16)) return DType::I16;
+  if (t->isIntegerTy(8)) return DType::I8;
+  return std::nullopt;
+}
+
+std::optional<TypeClass> classify(llvm::Type* t) {
+  if (t->isIntegerTy(1)) return TypeClass{RegFile::SP, DType::I32};
+  if (auto d = scalarDType(t)) return TypeClass{RegFile::S, *d};
+  if (t->isPointerTy())
+    return t->getPointerAddressSpace() == kGlobalAddressSpace ? TypeClass{RegFile::AD, DType::U32}
+                                                              : TypeClass{RegFile::S, DType::U32};
+  if (auto* vt = dyn_cast<llvm::FixedVectorType>(t)) {
+    llvm::Type* e = vt->getElementType();
+    unsigned n = vt->getNumElements();
+    if (e->isIntegerTy(1)) return TypeClass{RegFile::VP, DType::I32};
+    if (n == 5 && e->isIntegerTy(32)) return TypeClass{RegFile::I, DType::I32};
+    if (e->isIntegerTy(8) && (n == 8 || n == 16 || n == 32)) return TypeClass{RegFile::VP, DType::I32};
+    auto d = scalarDType(e);
+    if (d && n * dtypeSize(*d) == 256) return TypeClass{RegFile::V, *d};
+  }
+  return std::nullopt;
+}
+
+DType unsignedOf(DType t) {
+  switch (t) {
+    case DType::I32: return DType::U32;
+    case DType::I16: return DType::U16;
+    case DType::I8: return DType::U8;
+    default: return t;
+  }
+}
+
+// The immediate encoding of a scalar constant in type t (as a scalar register would hold it).
+std::optional<uint32_t> immediateOf(const llvm::Constant* c) {
+  if (auto* ci = dyn_cast<llvm::ConstantInt>(c)) {
+    if (ci->getBitWidth() > 32) return std::nullopt;
+    return static_cast<uint32_t>(ci->getSExtValue());
+  }
+  if (auto* cf = dyn_cast<llvm::ConstantFP>(c)) {
+    uint64_t bits = cf->getValueAPF().bitcastToAPInt().getZExtValue();
+    if (cf->getType()->isDoubleTy()) return std::nullopt;
+    return static_cast<uint32_t>(bits);
+  }
+  if (isa<llvm::UndefValue>(c) || isa<llvm::PoisonValue>(c)) return 0u;
+  return std::nullopt;
+}
+
+// Maps the vendor's switch word of an intrinsic call onto our switch fields; bits we do not implement are
+// an error rather than silently ignored.
+uint32_t translateSwitches(const isa::InsnInfo& info, uint32_t vendor, const std::string& name, SourceLoc loc) {
+  uint32_t sw = 0, used = 0;
+  auto set = [&](isa::SwitchField f, uint32_t v) {
+    sw = isa::switchField(f).set(sw, v);
+  };
+  if (info.allowsField(isa::SwitchField::Sat) && (vendor & 1u)) {
+    set(isa::SwitchField::Sat, 1);
+    used |= 1u;
+  }
+  if (info.allowsField(isa::SwitchField::Rm)) {
+    static constexpr uint32_t kRound[] = {0, 1, 2, 3, 5, 0, 4, 5};  // RHNE RZ RU RD SR CSR RHAZ SR_RNE
+    set(isa::SwitchField::Rm, kRound[(vendor >> 16) & 7u]);
+    used |= 7u << 16;
+  }
+  if (vendor & ~used)
+    throw CodegenError(fmt::format("{}: switch bits 0x{:x} are not supported", name, vendor & ~used), loc);
+  return sw;
+}
+
+class Selector {
+ public:
+  Selector(llvm::Function& f, const KernelSignature& sig) : f_(f), sig_(sig) { mf_.name = sig.name; }
+
+  MFunction run() {
+    if (f_.arg_size() != sig_.params.size())
+      throw CodegenError(fmt::format("kernel '{}' has {} parameters in the IR but {} in the source", sig_.name,
+                                     f_.arg_size(), sig_.params.size()));
+    int b = 0;
+    for (llvm::BasicBlock& bb : f_) blockIndex_[&bb] = b++;
+    mf_.blocks.resize(static_cast<size_t>(b));
+    bindParameters();
+    for (llvm::BasicBlock& bb : f_) {
+      cur_ = blockIndex_[&bb];
+      for (llvm::Instruction& in : bb) {
+        setLoc(in);
+        select(in);
+      }
+    }
+    lowerPhis();
+    return std::move(mf_);
+  }
+
+ private:
+  // ---------------------------------------------------------------------------------- bookkeeping
+
+  void setLoc(const llvm::Instruction& in) {
+    if (const llvm::DebugLoc& dl = in.getDebugLoc()) loc_ = SourceLoc{dl.getLine(), dl.getCol()};
+  }
+
+  [[noreturn]] void unsupported(const llvm::Value& v, const std::string& what) {
+    throw CodegenError(fmt::format("{} is not supported by the TPC backend ({})", what, describe(v)), loc_);
+  }
+
+  MInst& emit(MInst mi, int block = -1) {
+    mi.loc = loc_;
+    auto& insts = mf_.blocks[static_cast<size_t>(block < 0 ? cur_ : block)].insts;
+    insts.push_back(mi);
+    return insts.back();
+  }
+
+  static MInst make(InsnId op, DType dt, Reg dst) {
+    MInst mi;
+    mi.op = op;
+    mi.dtype = isa::insnInfo(op).hasDType() ? dt : DType::F32;
+    mi.dst = dst;
+    return mi;
+  }
+
+  TypeClass classOf(const llvm::Value& v) {
+    auto c = classify(v.getType());
+    if (!c) unsupported(v, fmt::format("a value of this type"));
+    return *c;
+  }
+
+  Reg newReg(RegFile f) { return mf_.newVirtual(f); }
+
+  void bindParameters() {
+    int scalar = 0, tensor = 0;
+    for (size_t k = 0; k < sig_.params.size(); ++k) {
+      llvm::Argument* arg = f_.getArg(static_cast<unsigned>(k));
+      if (sig_.params[k].isTensor) {
+        tensorIndex_[arg] = tensor++;
+        continue;
+      }
+      auto c = classify(arg->getType());
+      if (!c || c->file != RegFile::S)
+        throw CodegenError(fmt::format("parameter '{}' of kernel '{}' must be a tensor or a scalar",
+                                       sig_.params[k].name, sig_.name));
+      Reg r = newReg(RegFile::S);
+      mf_.precolored.emplace_back(r, static_cast<uint32_t>(scalar++));
+      values_[arg] = {r};
+    }
+  }
+
+  // The register(s) of an IR value; instructions get theirs on first mention, constants are materialized.
+  Reg reg(llvm::Value* v) { return regs(v).at(0); }
+
+  const std::vector<Reg>& regs(llvm::Value* v) {
+    auto it = values_.find(v);
+    if (it != values_.end()) return it->second;
+    if (tensorIndex_.count(v)) unsupported(*v, "a tensor used as a value (tensors are only intrinsic arguments)");
+    if (auto* c = dyn_cast<llvm::Constant>(v)) {
+      // Constants are materialized where they are used; not cached, since the block differs.
+      scratch_ = {materialize(c)};
+      return scratch_;
+    }
+    std::vector<Reg> rs;
+    if (auto* st = dyn_cast<llvm::StructType>(v->getType())) {
+      for (llvm::Type* e : st->elements()) {
+        auto c = classify(e);
+        if (!c) unsupported(*v, "a structure with a member of this type");
+        rs.push_back(newReg(c->file));
+      }
+    } else {
+      rs.push_back(newReg(classOf(*v).file));
+    }
+    return values_.emplace(v, rs).first->second;
+  }
+
+  Reg materialize(llvm::Constant* c) {
+    TypeClass tc = classOf(*c);
+    Reg r = newReg(tc.file);
+    switch (tc.file) {
+      case RegFile::S: {
+        auto imm = immediateOf(c);
+        if (!imm) {
+          if (auto* g = dyn_cast<llvm::GlobalVariable>(c)) {
+            imm = localAddress(g);
+          } else if (auto* ce = dyn_cast<llvm::ConstantExpr>(c)) {
+            InstructionHolder owner(ce->getAsInstruction());
+            llvm::Instruction* in = owner.get();
+            if (auto* gep = dyn_cast<llvm::GetElementPtrInst>(in)) {
+              llvm::APInt off(32, 0);
+              if (gep->accumulateConstantOffset(f_.getParent()->getDataLayout(), off))
+                if (auto* g = dyn_cast<llvm::GlobalVariable>(gep->getPointerOperand()))
+                  imm = localAddress(g) + static_cast<uint32_t>(off.getZExtValue());
+            } else if (in->getOpcode() == llvm::Instruction::AddrSpaceCast ||
+                       in->getOpcode() == llvm::Instruction::BitCast) {
+              if (auto* g = dyn_cast<llvm::GlobalVariable>(in->getOperand(0))) imm = localAddress(g);
+            }
+          }
+        }
+        if (!imm) unsupported(*c, "this constant");
+        MInst mi = make(InsnId::SpuMov, tc.dtype, r);
+        mi.src[0] = MOperand::ofImm(*imm);
+        emit(mi);
+        return r;
+      }
+      case RegFile::V: {
+        llvm::Constant* s = c->getSplatValue();
+        if (!s && (isa<llvm::UndefValue>(c) || c->isNullValue())) s = llvm::Constant::getNullValue(c->getType()->getScalarType());
+        auto imm = s ? immediateOf(s) : std::nullopt;
+        if (!imm) unsupported(*c, "a vector constant whose lanes differ");
+        MInst mi = make(InsnId::VpuMov, tc.dtype, r);
+        mi.src[0] = MOperand::ofImm(*imm);
+        emit(mi);
+        return r;
+      }
+      case RegFile::I: {
+        MInst mi = make(InsnId::SpuIMov, DType::I32, r);
+        mi.src[0] = MOperand::ofImm(0);
+        mi.sw = isa::switchField(isa::SwitchField::DimMask).set(0, 0x1f);
+        emit(mi);
+        if (!c->isNullValue() && !isa<llvm::UndefValue>(c)) {
+          for (unsigned k = 0; k < 5; ++k) {
+            auto imm = immediateOf(c->getAggregateElement(k));
+            if (!imm) unsupported(*c, "this coordinate constant");
+            if (*imm == 0) continue;
+            MInst set = make(InsnId::SpuIMov, DType::I32, r);
+            set.dstIsRead = true;
+            set.src[0] = MOperand::ofImm(*imm);
+            set.sw = isa::switchField(isa::SwitchField::DimMask).set(0, 1u << k);
+            emit(set);
+          }
+        }
+        return r;
+      }
+      case RegFile::SP: {
+        MInst mi = make(InsnId::SpuMovSp, DType::F32, r);
+        mi.src[0] = MOperand::ofImm(c->isNullValue() ? 0 : 1);
+        emit(mi);
+        return r;
+      }
+      case RegFile::VP: {
+        bool allOnes = c->isAllOnesValue(), zero = c->isNullValue() || isa<llvm::UndefValue>(c);
+        if (!allOnes && !zero) unsupported(*c, "a predicate constant that is neither all true nor all false");
+        MInst mi = make(InsnId::VpuMovVp, DType::F32, r);
+        mi.src[0] = MOperand::ofImm(allOnes ? 1 : 0);
+        emit(mi);
+        return r;
+      }
+      default: unsupported(*c, "this constant");
+    }
+  }
+
+  // An operand for an instruction slot that accepts `kinds`: an immediate or a scalar broadcast when the
+  // value is a constant or a splat and the slot takes one, a register otherwise.
+  MOperand operand(llvm::Value* v, uint32_t kinds) {
+    llvm::Value* scalar = v;
+    if (v->getType()->isVectorTy() && classify(v->getType())->file == RegFile::V) {
+      scalar = llvm::getSplatValue(v);
+      if (auto* c = dyn_cast<llvm::Constant>(v); c && !scalar) {
+        if (c->isNullValue() || isa<llvm::UndefValue>(c)) scalar = llvm::Constant::getNullValue(v->getType()->getScalarType());
+      }
+    }
+    if (scalar) {
+      if (auto* c = dyn_cast<llvm::Constant>(scalar); c && (kinds & isa::kindBit(RegFile::Imm))) {
+        if (auto imm = immediateOf(c)) return MOperand::ofImm(*imm);
+      }
+      if (scalar != v && (kinds & isa::kindBit(RegFile::S))) return MOperand::ofReg(reg(scalar));
+    }
+    return MOperand::ofReg(regAsVector(v));
+  }
+
+  // A vector value in a V register; splats of scalars are broadcast with a move.
+  Reg regAsVector(llvm::Value* v) {
+    if (values_.count(v) || !v->getType()->isVectorTy()) return reg(v);
+    auto c = classify(v->getType());
+    if (c && c->file == RegFile::V) {
+      if (llvm::Value* s = llvm::getSplatValue(v); s && !isa<llvm::Constant>(v)) {
+        Reg r = newReg(RegFile::V);
+        MInst mi = make(InsnId::VpuMov, c->dtype, r);
+        mi.src[0] = operand(s, isa::kindBit(RegFile::S) | isa::kindBit(RegFile::Imm));
+        emit(mi);
+        return r;
+      }
+    }
+    return reg(v);
+  }
+
+  uint32_t localAddress(const llvm::GlobalVariable* g) {
+    auto it = localOffsets_.find(g);
+    if (it != localOffsets_.end()) return it->second;
+    if (g->getAddressSpace() != kLocalAddressSpace)
+      throw CodegenError(fmt::format("global variable '{}' must be declared __local__", g->getName().str()), loc_);
+    if (g->hasInitializer() && !g->getInitializer()->isNullValue() && !isa<llvm::UndefValue>(g->getInitializer()))
+      throw CodegenError(fmt::format("__local__ variable '{}' cannot have an initializer (local memory starts "
+                                     "undefined; assign it in the kernel)", g->getName().str()), loc_);
+    return localOffsets_[g] = allocateLocal(g->getValueType());
+  }
+
+  // Vector data goes to vector local memory (256-byte aligned), everything else to scalar local memory.
+  uint32_t allocateLocal(llvm::Type* t) {
+    const llvm::DataLayout& dl = f_.getParent()->getDataLayout();
+    llvm::Type* e = t;
+    while (auto* at = dyn_cast<llvm::ArrayType>(e)) e = at->getElementType();
+    uint64_t bytes = dl.getTypeAllocSize(t);
+    bool vector = classify(e) && classify(e)->file == RegFile::V;
+    uint32_t& used = vector ? mf_.vectorLocalBytes : mf_.scalarLocalBytes;
+    uint32_t align = vector ? 256 : 4;
+    uint32_t addr = (used + align - 1) / align * align;
+    used = addr + static_cast<uint32_t>((bytes + 3) / 4 * 4);
+    // Vector data is addressed in the vector local memory; the high bit tells the two apart in pointers.
+    return vector ? (addr | kVectorLocalTag) : addr;
+  }
+  static constexpr uint32_t kVectorLocalTag = 0x80000000u;
+
+  // ---------------------------------------------------------------------------------- selection
+
+  void select(llvm::Instruction& in) {
+    using llvm::Instruction;
+    if (isa<llvm::PHINode>(in)) {
+      regs(&in);  // give it registers; copies come in lowerPhis()
+      return;
+    }
+    if (auto* bo = dyn_cast<llvm::BinaryOperator>(&in)) return binary(*bo);
+    if (auto* ic = dyn_cast<llvm::CmpInst>(&in)) return compare(*ic);
+    if (auto* sel = dyn_cast<llvm::SelectInst>(&in)) return selectInst(*sel);
+    if (auto* cast = dyn_cast<llvm::CastInst>(&in)) {
+      // A tensor number converted to the intrinsics' int8_t is still the same tensor.
+      if (auto it = tensorIndex_.find(cast->getOperand(0)); it != tensorIndex_.end()) {
+        tensorIndex_[cast] = it->second;
+        return;
+      }
+      return castInst(*cast);
+    }
+    if (auto* call = dyn_cast<llvm::CallInst>(&in)) return callInst(*call);
+    if (auto* br = dyn_cast<llvm::BranchInst>(&in)) return branch(*br);
+    if (isa<llvm::ReturnInst>(in) || isa<llvm::UnreachableInst>(in)) {
+      mf_.blocks[static_cast<size_t>(cur_)].next = -1;
+      mf_.blocks[static_cast<size_t>(cur_)].endLoc = loc_;
+      return;
+    }
+    if (auto* ee = dyn_cast<llvm::ExtractElementInst>(&in)) return extractElement(*ee);
+    if (auto* ie = dyn_cast<llvm::InsertElementInst>(&in)) return insertElement(*ie);
+    if (auto* sv = dyn_cast<llvm::ShuffleVectorInst>(&in)) return shuffle(*sv);
+    if (auto* ev = dyn_cast<llvm::ExtractValueInst>(&in)) return extractValue(*ev);
+    if (auto* iv = dyn_cast<llvm::InsertValueInst>(&in)) return insertValue(*iv);
+    if (auto* ld = dyn_cast<llvm::LoadInst>(&in)) return load(*ld);
+    if (auto* st = dyn_cast<llvm::StoreInst>(&in)) return store(*st);
+    if (auto* gep = dyn_cast<llvm::GetElementPtrInst>(&in)) return getElementPtr(*gep);
+    if (auto* al = dyn_cast<llvm::AllocaInst>(&in)) return alloca(*al);
+    if (auto* fr = dyn_cast<llvm::FreezeInst>(&in)) return copyValue(&in, fr->getOperand(0));
+    unsupported(in, fmt::format("the operation '{}'", in.getOpcodeName()));
+  }
+
+  void copyValue(llvm::Value* dstValue, llvm::Value* srcValue) {
+    const std::vector<Reg> src = regs(srcValue);
+    const std::vector<Reg> dst = regs(dstValue);
+    for (size_t k = 0; k < dst.size(); ++k) emitCopy(dst[k], src[k]);
+  }
+
+  void emitCopy(Reg dst, Reg src, int block = -1) {
+    MInst mi;
+    switch (dst.file) {
+      case RegFile::V: mi = make(InsnId::VpuMov, DType::I32, dst); break;
+      case RegFile::S: mi = make(InsnId::SpuMov, DType::I32, dst); break;
+      case RegFile::I:
+        mi = make(InsnId::SpuIMov, DType::I32, dst);
+        mi.sw = isa::switchField(isa::SwitchField::DimMask).set(0, 0x1f);
+        break;
+      case RegFile::SP: mi = make(InsnId::SpuMovSp, DType::F32, dst); break;
+      case RegFile::VP: mi = make(InsnId::VpuMovVp, DType::F32, dst); break;
+      default: throw CodegenError("cannot copy a register of this kind", loc_);
+    }
+    mi.src[0] = MOperand::ofReg(src);
+    mi.copy = true;
+    emit(mi, block);
+  }
+
+  void binary(llvm::BinaryOperator& bo) {
+    using Op = llvm::Instruction::BinaryOps;
+    TypeClass tc = classOf(bo);
+    bool vector = tc.file == RegFile::V;
+    if (tc.file != RegFile::S && !vector) {
+      if (tc.file == RegFile::I) return indexBinary(bo);
+      if (tc.file == RegFile::SP || tc.file == RegFile::VP) return predicateBinary(bo, tc.file);
+      unsupported(bo, "this arithmetic");
+    }
+    DType dt = tc.dtype;
+    InsnId op;
+    bool commutative = bo.isCommutative();
+    switch (bo.getOpcode()) {
+      case Op::Add: case Op::FAdd: op = vector ? InsnId::VpuAdd : InsnId::SpuAdd; break;
+      case Op::Sub: case Op::FSub: op = vector ? InsnId::VpuSub : InsnId::SpuSub; break;
+      case Op::Mul: case Op::FMul: op = vector ? InsnId::VpuMul : InsnId::SpuMul; break;
+      case Op::And: op = vector ? InsnId::VpuAnd : InsnId::SpuAnd; break;
+      case Op::Or: op = vector ? InsnId::VpuOr : InsnId::SpuOr; break;
+      case Op::Xor: op = vector ? InsnId::VpuXor : InsnId::SpuXor; break;
+      case Op::Shl: op = vector ? InsnId::VpuShl : InsnId::SpuShl; break;
+      case Op::LShr: op = vector ? InsnId::VpuShr : InsnId::SpuShr; dt = unsignedOf(dt); break;
+      case Op::AShr: op = vector ? InsnId::VpuShr : InsnId::SpuShr; break;
+      case Op::UDiv: case Op::URem:
+        if (vector) unsupported(bo, "vector integer division");
+        op = bo.getOpcode() == Op::UDiv ? InsnId::SpuUdiv : InsnId::SpuUrem;
+        dt = unsignedOf(dt);
+        break;
+      case Op::SDiv: case Op::SRem:
+        if (vector) unsupported(bo, "vector integer division");
+        return signedDivide(bo, dt);
+      default: unsupported(bo, fmt::format("the operation '{}'", bo.getOpcodeName()));
+    }
+    if (dt == DType::F32 || dt == DType::BF16 || dt == DType::F16) {
+      if (op == InsnId::SpuAnd || op == InsnId::VpuAnd) unsupported(bo, "bitwise operations on floats");
+    }
+    llvm::Value* a = bo.getOperand(0);
+    llvm::Value* b = bo.getOperand(1);
+    // The first source must be a register: constants and splats go second when the operation commutes.
+    auto isScalarLike = [&](llvm::Value* v) {
+      return isa<llvm::Constant>(v) || (vector && llvm::getSplatValue(v) != nullptr);
+    };
+    if (commutative && isScalarLike(a) && !isScalarLike(b)) std::swap(a, b);
+    Reg dst = reg(&bo);
+    const isa::InsnInfo& info = isa::insnInfo(op);
+    MInst mi = make(op, dt, dst);
+    mi.src[0] = MOperand::ofReg(vector ? regAsVector(a) : reg(a));
+    mi.src[1] = operand(b, info.kinds[2]);
+    emit(mi);
+  }
+
+  // a / b and a % b on signed integers through the unsigned divider: |a| / |b|, negated when the signs
+  // differ (the remainder takes the sign of a).
+  void signedDivide(llvm::BinaryOperator& bo, DType dt) {
+    bool rem = bo.getOpcode() == llvm::Instruction::SRem;
+    Reg a = reg(bo.getOperand(0));
+    MOperand b = operand(bo.getOperand(1), isa::kindBit(RegFile::S) | isa::kindBit(RegFile::Imm));
+    Reg absA = newReg(RegFile::S), absB = newReg(RegFile::S), q = newReg(RegFile::S);
+    MInst m = make(InsnId::SpuAbs, dt, absA);
+    m.src[0] = MOperand::ofReg(a);
+    emit(m);
+    m = make(InsnId::SpuAbs, dt, absB);
+    m.src[0] = b;
+    emit(m);
+    m = make(rem ? InsnId::SpuUrem : InsnId::SpuUdiv, unsignedOf(dt), q);
+    m.src[0] = MOperand::ofReg(absA);
+    m.src[1] = MOperand::ofReg(absB);
+    emit(m);
+    Reg negative = newReg(RegFile::SP);
+    if (rem) {
+      m = make(InsnId::SpuCmpLess, dt, negative);
+      m.src[0] = MOperand::ofReg(a);
+      m.src[1] = MOperand::ofImm(0);
+      emit(m);
+    } else {
+      Reg signs = newReg(RegFile::S);
+      m = make(InsnId::SpuXor, dt, signs);
+      m.src[0] = MOperand::ofReg(a);
+      m.src[1] = b;
+      emit(m);
+      m = make(InsnId::SpuCmpLess, dt, negative);
+      m.src[0] = MOperand::ofReg(signs);
+      m.src[1] = MOperand::ofImm(0);
+      emit(m);
+    }
+    Reg dst = reg(&bo);
+    emitCopy(dst, q);
+    m = make(InsnId::SpuNeg, dt, dst);
+    m.src[0] = MOperand::ofReg(q);
+    m.dstIsRead = true;
+    m.pred = negative;
+    emit(m);
+  }
+
+  // int5 arithmetic: every dimension.
+  void indexBinary(llvm::BinaryOperator& bo) {
+    using Op = llvm::Instruction::BinaryOps;
+    InsnId op;
+    switch (bo.getOpcode()) {
+      case Op::Add: op = InsnId::SpuIAdd; break;
+      case Op::Sub: op = InsnId::SpuISub; break;
+      case Op::Mul: op = InsnId::SpuIMul; break;
+      case Op::And: op = InsnId::SpuIAnd; break;
+      case Op::Or: op = InsnId::SpuIOr; break;
+      case Op::Xor: op = InsnId::SpuIXor; break;
+      default: unsupported(bo, "this operation on int5 coordinates");
+    }
+    // i_<op> dst, a, b computes a op b; a may be a broadcast scalar or immediate, b is a register.
+    llvm::Value* a = bo.getOperand(0);
+    llvm::Value* b = bo.getOperand(1);
+    if (bo.isCommutative() && !isa<llvm::Constant>(a) && !llvm::getSplatValue(a)) std::swap(a, b);
+    MInst mi = make(op, DType::I32, reg(&bo));
+    mi.src[0] = indexOperand(a);
+    mi.src[1] = MOperand::ofReg(reg(b));
+    mi.sw = isa::switchField(isa::SwitchField::DimMask).set(0, 0x1f);
+    emit(mi);
+  }
+
+  MOperand indexOperand(llvm::Value* v) {
+    llvm::Value* s = llvm::getSplatValue(v);
+    if (auto* c = dyn_cast<llvm::Constant>(v); c && !s && c->isNullValue()) return MOperand::ofImm(0);
+    if (s) {
+      if (auto* c = dyn_cast<llvm::Constant>(s)) return MOperand::ofImm(*immediateOf(c));
+      return MOperand::ofReg(reg(s));
+    }
+    return MOperand::ofReg(reg(v));
+  }
+
+  void predicateBinary(llvm::BinaryOperator& bo, RegFile file) {
+    using Op = llvm::Instruction::BinaryOps;
+    bool vec = file == RegFile::VP;
+    llvm::Value* a = bo.getOperand(0);
+    llvm::Value* b = bo.getOperand(1);
+    Reg dst = reg(&bo);
+    // x ^ true is a negation.
+    if (bo.getOpcode() == Op::Xor) {
+      for (int k = 0; k < 2; ++k) {
+        auto* c = dyn_cast<llvm::Constant>(k ? a : b);
+        if (c && c->isAllOnesValue()) {
+          MInst mi = make(vec ? InsnId::VpuVpNot : InsnId::SpuSpNot, DType::F32, dst);
+          mi.src[0] = MOperand::ofReg(reg(k ? b : a));
+          emit(mi);
+          return;
+        }
+      }
+    }
+    InsnId op;
+    switch (bo.getOpcode()) {
+      case Op::And: op = vec ? InsnId::VpuVpAnd : InsnId::SpuSpAnd; break;
+      case Op::Or: op = vec ? InsnId::VpuVpOr : InsnId::SpuSpOr; break;
+      case Op::Xor: op = vec ? InsnId::VpuVpXor : InsnId::SpuSpXor; break;
+      default: unsupported(bo, "this operation on predicates");
+    }
+    MInst mi = make(op, DType::F32, dst);
+    mi.src[0] = MOperand::ofReg(reg(a));
+    mi.src[1] = MOperand::ofReg(reg(b));
+    emit(mi);
+  }
+
+  void compare(llvm::CmpInst& cmp) {
+    using P = llvm::CmpInst::Predicate;
+    llvm::Value* a = cmp.getOperand(0);
+    llvm::Value* b = cmp.getOperand(1);
+    auto operandClass = classify(a->getType());
+    if (!operandClass) unsupported(cmp, "a comparison of this type");
+    bool vector = operandClass->file == RegFile::V;
+    if (operandClass->file != RegFile::S && !vector) unsupported(cmp, "a comparison of this type");
+    P pred = cmp.getPredicate();
+    if (isa<llvm::Constant>(a) && !isa<llvm::Constant>(b)) {
+      std::swap(a, b);
+      pred = cmp.getSwappedPredicate();
+    }
+    DType dt = operandClass->dtype;
+    bool negate = false;
+    InsnId op;
+    auto pick = [&](InsnId s, InsnId v) { op = vector ? v : s; };
+    switch (pred) {
+      case P::ICMP_EQ: case P::FCMP_OEQ: pick(InsnId::SpuCmpEq, InsnId::VpuCmpEq); break;
+      case P::ICMP_NE: case P::FCMP_UNE: pick(InsnId::SpuCmpNeq, InsnId::VpuCmpNeq); break;
+      case P::ICMP_SLT: case P::FCMP_OLT: pick(InsnId::SpuCmpLess, InsnId::VpuCmpLess); break;
+      case P::ICMP_SLE: case P::FCMP_OLE: pick(InsnId::SpuCmpLeq, InsnId::VpuCmpLeq); break;
+      case P::ICMP_SGT: case P::FCMP_OGT: pick(InsnId::SpuCmpGrt, InsnId::VpuCmpGrt); break;
+      case P::ICMP_SGE: case P::FCMP_OGE: pick(InsnId::SpuCmpGeq, InsnId::VpuCmpGeq); break;
+      case P::ICMP_ULT: pick(InsnId::SpuCmpLess, InsnId::VpuCmpLess); dt = unsignedOf(dt); break;
+      case P::ICMP_ULE: pick(InsnId::SpuCmpLeq, InsnId::VpuCmpLeq); dt = unsignedOf(dt); break;
+      case P::ICMP_UGT: pick(InsnId::SpuCmpGrt, InsnId::VpuCmpGrt); dt = unsignedOf(dt); break;
+      case P::ICMP_UGE: pick(InsnId::SpuCmpGeq, InsnId::VpuCmpGeq); dt = unsignedOf(dt); break;
+      // Unordered-or comparisons are the negation of the opposite ordered one.
+      case P::FCMP_UGE: pick(InsnId::SpuCmpLess, InsnId::VpuCmpLess); negate = true; break;
+      case P::FCMP_UGT: pick(InsnId::SpuCmpLeq, InsnId::VpuCmpLeq); negate = true; break;
+      case P::FCMP_ULE: pick(InsnId::SpuCmpGrt, InsnId::VpuCmpGrt); negate = true; break;
+      case P::FCMP_ULT: pick(InsnId::SpuCmpGeq, InsnId::VpuCmpGeq); negate = true; break;
+      default: unsupported(cmp, "this comparison");
+    }
+    Reg dst = reg(&cmp);
+    Reg out = negate ? newReg(dst.file) : dst;
+    const isa::InsnInfo& info = isa::insnInfo(op);
+    MInst mi = make(op, dt, out);
+    mi.src[0] = MOperand::ofReg(vector ? regAsVector(a) : reg(a));
+    mi.src[1] = operand(b, info.kinds[2]);
+    emit(mi);
+    if (negate) {
+      MInst n = make(vector ? InsnId::VpuVpNot : InsnId::SpuSpNot, DType::F32, dst);
+      n.src[0] = MOperand::ofReg(out);
+      emit(n);
+    }
+  }
+
+  // The move of a value of this class, for predicated selection.
+  InsnId moveFor(RegFile f) {
+    switch (f) {
+      case RegFile::V: return InsnId::VpuMov;
+      case RegFile::S: return InsnId::SpuMov;
+      case RegFile::I: return InsnId::SpuIMov;
+      case RegFile::SP: return InsnId::SpuMovSp;
+      case RegFile::VP: return InsnId::VpuMovVp;
+      default: throw CodegenError("cannot select values of this kind", loc_);
+    }
+  }
+
+  // d = c ? a : b: move b, then a predicated move of a.
+  void selectInst(llvm::SelectInst& sel) {
+    TypeClass tc = classOf(sel);
+    Reg cond = reg(sel.getCondition());
+    Reg dst = reg(&sel);
+    InsnId mov = moveFor(tc.file);
+    uint32_t kinds = isa::insnInfo(mov).kinds[1];
+    MInst first = make(mov, tc.dtype, dst);
+    first.src[0] = tc.file == RegFile::V ? operand(sel.getFalseValue(), kinds) : sourceFor(sel.getFalseValue(), kinds);
+    if (tc.file == RegFile::I) first.sw = isa::switchField(isa::SwitchField::DimMask).set(0, 0x1f);
+    emit(first);
+    MInst second = make(mov, tc.dtype, dst);
+    second.src[0] = tc.file == RegFile::V ? operand(sel.getTrueValue(), kinds) : sourceFor(sel.getTrueValue(), kinds);
+    if (tc.file == RegFile::I) second.sw = first.sw;
+    second.dstIsRead = true;
+    second.pred = cond;
+    if (cond.file == RegFile::VP && tc.file != RegFile::V && tc.file != RegFile::VP)
+      unsupported(sel, "a per-lane selection of non-vector values");
+    emit(second);
+  }
+
+  MOperand sourceFor(llvm::Value* v, uint32_t kinds) {
+    if (auto* c = dyn_cast<llvm::Constant>(v); c && (kinds & isa::kindBit(RegFile::Imm)))
+      if (auto imm = immediateOf(c)) return MOperand::ofImm(c->getType()->isIntegerTy(1) ? (*imm & 1u) : *imm);
+    return MOperand::ofReg(reg(v));
+  }
+
+  void castInst(llvm::CastInst& cast) {
+    using Op = llvm::Instruction::CastOps;
+    llvm::Value* src = cast.getOperand(0);
+    llvm::Type* from = src->getType();
+    llvm::Type* to = cast.getType();
+    auto fc = classify(from), tc = classify(to);
+    if (!fc || !tc) unsupported(cast, "this conversion");
+    Reg dst = reg(&cast);
+    switch (cast.getOpcode()) {
+      case Op::BitCast: case Op::PtrToInt: case Op::IntToPtr: case Op::AddrSpaceCast:
+        if (fc->file != tc->file) unsupported(cast, "a reinterpretation between register kinds");
+        emitCopy(dst, reg(src));
+        return;
+      case Op::ZExt: case Op::SExt:
+        if (fc->file == RegFile::SP) {
+          // i1 -> 0 or 1 (-1 for sext).
+          MInst zero = make(InsnId::SpuMov, DType::I32, dst);
+          zero.src[0] = MOperand::ofImm(0);
+          emit(zero);
+          MInst one = make(InsnId::SpuMov, DType::I32, dst);
+          one.src[0] = MOperand::ofImm(cast.getOpcode() == Op::ZExt ? 1u : 0xffffffffu);
+          one.dstIsRead = true;
+          one.pred = reg(src);
+          emit(one);
+          return;
+        }
+        if (fc->file != RegFile::S || tc->file != RegFile::S) unsupported(cast, "this extension");
+        if (cast.getOpcode() == Op::SExt) {
+          emitCopy(dst, reg(src));  // narrow integers are kept sign-extended
+        } else {
+          MInst m = make(InsnId::SpuAnd, DType::I32, dst);
+          m.src[0] = MOperand::ofReg(reg(src));
+          m.src[1] = MOperand::ofImm(from->getIntegerBitWidth() == 8 ? 0xffu : 0xffffu);
+          emit(m);
+        }
+        return;
+      case Op::Trunc: {
+        if (tc->file == RegFile::SP) {
+          Reg low = newReg(RegFile::S);
+          MInst m = make(InsnId::SpuAnd, DType::I32, low);
+          m.src[0] = MOperand::ofReg(reg(src));
+          m.src[1] = MOperand::ofImm(1);
+          emit(m);
+          MInst c = make(InsnId::SpuCmpNeq, DType::I32, dst);
+          c.src[0] = MOperand::ofReg(low);
+          c.src[1] = MOperand::ofImm(0);
+          emit(c);
+          return;
+        }
+        if (tc->file != RegFile::S) unsupported(cast, "this truncation");
+        MInst m = make(InsnId::SpuMov, tc->dtype, dst);  // re-extends the low bits
+        m.src[0] = MOperand::ofReg(reg(src));
+        emit(m);
+        return;
+      }
+      case Op::FPToSI: case Op::FPToUI: case Op::SIToFP: case Op::UIToFP: case Op::FPExt: case Op::FPTrunc: {
+        DType fromT = fc->dtype, toT = tc->dtype;
+        if (cast.getOpcode() == Op::FPToUI) toT = unsignedOf(toT);
+        if (cast.getOpcode() == Op::UIToFP) fromT = unsignedOf(fromT);
+        bool vector = fc->file == RegFile::V;
+        if (vector && dtypeSize(fromT) != dtypeSize(toT)) unsupported(cast, "a vector conversion between widths (use the convert intrinsics)");
+        MInst m = make(vector ? InsnId::VpuConvert : InsnId::SpuConvert, fromT, dst);
+        m.src[0] = MOperand::ofReg(reg(src));
+        m.sw = isa::switchField(isa::SwitchField::Dt2).set(0, static_cast<uint32_t>(toT));
+        // C converts floats to integers by truncation.
+        if (cast.getOpcode() == Op::FPToSI || cast.getOpcode() == Op::FPToUI)
+          m.sw = isa::switchField(isa::SwitchField::Rm).set(m.sw, static_cast<uint32_t>(isa::RoundingMode::RZ));
+        if (vector) m.dstIsRead = true;
+        emit(m);
+        return;
+      }
+      default: unsupported(cast, fmt::format("the conversion '{}'", cast.getOpcodeName()));
+    }
+  }
+
+  void extractElement(llvm::ExtractElementInst& ee) {
+    auto vc = classify(ee.getVectorOperandType());
+    auto* idx = dyn_cast<llvm::ConstantInt>(ee.getIndexOperand());
+    if (!vc || vc->file != RegFile::I || !idx) unsupported(ee, "reading one lane of a vector");
+    MInst m = make(InsnId::SpuMovIrfDim, DType::I32, reg(&ee));
+    m.src[0] = MOperand::ofReg(reg(ee.getVectorOperand()));
+    m.sw = isa::switchField(isa::SwitchField::Dim).set(0, static_cast<uint32_t>(idx->getZExtValue()));
+    emit(m);
+  }
+
+  void insertElement(llvm::InsertElementInst& ie) {
+    auto vc = classify(ie.getType());
+    // insertelement into a vector that only feeds a splat shuffle is folded with the shuffle.
+    if (vc && vc->file == RegFile::V) {
+      bool onlySplats = !ie.use_empty();
+      for (llvm::User* u : ie.users()) onlySplats &= isa<llvm::ShuffleVectorInst>(u) && llvm::getSplatValue(u);
+      if (onlySplats) return;
+    }
+    auto* idx = dyn_cast<llvm::ConstantInt>(ie.getOperand(2));
+    if (!vc || vc->file != RegFile::I || !idx) unsupported(ie, "writing one lane of a vector");
+    Reg dst = reg(&ie);
+    llvm::Value* base = ie.getOperand(0);
+    if (!isa<llvm::UndefValue>(base)) emitCopy(dst, reg(base));
+    MInst m = make(InsnId::SpuIMov, DType::I32, dst);
+    m.src[0] = sourceFor(ie.getOperand(1), isa::kindBit(RegFile::S) | isa::kindBit(RegFile::Imm));
+    m.sw = isa::switchField(isa::SwitchField::DimMask).set(0, 1u << idx->getZExtValue());
+    m.dstIsRead = true;
+    emit(m);
+  }
+
+  void shuffle(llvm::ShuffleVectorInst& sv) {
+    // Splats are folded into their users (scalar operands) or broadcast by regAsVector when needed.
+    if (llvm::getSplatValue(&sv)) {
+      auto c = classify(sv.getType());
+      if (c && c->file == RegFile::V) {
+        bool allFold = true;
+        for (llvm::User* u : sv.users()) allFold &= !isa<llvm::PHINode>(u) && !isa<llvm::SelectInst>(u);
+        if (!allFold) {
+          Reg r = reg(&sv);
+          MInst mi = make(InsnId::VpuMov, c->dtype, r);
+          mi.src[0] = operand(llvm::getSplatValue(&sv), isa::kindBit(RegFile::S) | isa::kindBit(RegFile::Imm));
+          emit(mi);
+        }
+        return;
+      }
+      if (c && c->file == RegFile::I) {
+        Reg r = reg(&sv);
+        MInst mi = make(InsnId::SpuIMov, DType::I32, r);
+        mi.src[0] = sourceFor(llvm::getSplatValue(&sv), isa::kindBit(RegFile::S) | isa::kindBit(RegFile::Imm));
+        mi.sw = isa::switchField(isa::SwitchField::DimMask).set(0, 0x1f);
+        emit(mi);
+        return;
+      }
+    }
+    unsupported(sv, "this lane shuffle");
+  }
+
+  void extractValue(llvm::ExtractValueInst& ev) {
+    if (ev.getNumIndices() != 1) unsupported(ev, "nested aggregates");
+    const std::vector<Reg> src = regs(ev.getAggregateOperand());
+    emitCopy(reg(&ev), src.at(ev.getIndices()[0]));
+  }
+
+  void insertValue(llvm::InsertValueInst& iv) {
+    if (iv.getNumIndices() != 1) unsupported(iv, "nested aggregates");
+    const std::vector<Reg> dst = regs(&iv);
+    llvm::Value* agg = iv.getAggregateOperand();
+    if (!isa<llvm::UndefValue>(agg)) {
+      const std::vector<Reg> base = regs(agg);
+      for (size_t k = 0; k < dst.size(); ++k)
+        if (k != iv.getIndices()[0]) emitCopy(dst[k], base[k]);
+    }
+    emitCopy(dst[iv.getIndices()[0]], reg(iv.getInsertedValueOperand()));
+  }
+
+  // Pointers to local memory are byte addresses in S registers (vector local memory tagged, see
+  // allocateLocal); pointers to global memory live in AD registers.
+  MOperand addressOperand(llvm::Value* ptr) {
+    if (auto* c = dyn_cast<llvm::Constant>(ptr)) {
+      Reg r = reg(c);  // materializes the address
+      return MOperand::ofReg(r);
+    }
+    return MOperand::ofReg(reg(ptr));
+  }
+
+  // Strips the vector-local tag from an address operand.
+  MOperand untag(MOperand addr) {
+    if (addr.isImm()) return MOperand::ofImm(addr.imm & ~kVectorLocalTag);
+    Reg r = newReg(RegFile::S);
+    MInst m = make(InsnId::SpuAnd, DType::U32, r);
+    m.src[0] = addr;
+    m.src[1] = MOperand::ofImm(~kVectorLocalTag);
+    emit(m);
+    return MOperand::ofReg(r);
+  }
+
+  MOperand constantAddress(llvm::Value* ptr) {
+    if (auto* g = dyn_cast<llvm::GlobalVariable>(ptr)) return MOperand::ofImm(localAddress(g));
+    if (auto* ce = dyn_cast<llvm::ConstantExpr>(ptr)) {
+      InstructionHolder in(ce->getAsInstruction());
+      if (auto* gep = dyn_cast<llvm::GetElementPtrInst>(in.get())) {
+        llvm::APInt off(32, 0);
+        if (gep->accumulateConstantOffset(f_.getParent()->getDataLayout(), off))
+          if (auto* g = dyn_cast<llvm::GlobalVariable>(gep->getPointerOperand()))
+            return MOperand::ofImm(localAddress(g) + static_cast<uint32_t>(off.getZExtValue()));
+      }
+    }
+    if (auto it = allocaAddress_.find(ptr); it != allocaAddress_.end()) return MOperand::ofImm(it->second);
+    return MOperand::ofReg(reg(ptr));
+  }
+
+  void load(llvm::LoadInst& ld) {
+    TypeClass tc = classOf(ld);
+    llvm::Value* ptr = ld.getPointerOperand();
+    if (ld.getPointerAddressSpace() == kGlobalAddressSpace) {
+      if (tc.file != RegFile::S && tc.file != RegFile::V) unsupported(ld, "a global load of this type");
+      MInst m = make(tc.file == RegFile::V ? InsnId::LdGV : InsnId::LdG, tc.dtype, reg(&ld));
+      m.src[0] = MOperand::ofReg(reg(ptr));
+      emit(m);
+      return;
+    }
+    MOperand addr = constantAddress(ptr);
+    if (tc.file == RegFile::V) {
+      MInst m = make(InsnId::LdLV, tc.dtype, reg(&ld));
+      m.src[0] = untag(addr);
+      emit(m);
+    } else if (tc.file == RegFile::S) {
+      MInst m = make(InsnId::LdL, tc.dtype, reg(&ld));
+      m.src[0] = addr;
+      emit(m);
+    } else {
+      unsupported(ld, "a local-memory load of this type");
+    }
+  }
+
+  void store(llvm::StoreInst& st) {
+    llvm::Value* v = st.getValueOperand();
+    TypeClass tc = classOf(*v);
+    llvm::Value* ptr = st.getPointerOperand();
+    if (st.getPointerAddressSpace() == kGlobalAddressSpace) {
+      MInst m = make(tc.file == RegFile::V ? InsnId::StGV : InsnId::StG, tc.dtype, Reg{});
+      m.src[0] = MOperand::ofReg(reg(ptr));
+      m.src[1] = MOperand::ofReg(tc.file == RegFile::V ? regAsVector(v) : reg(v));
+      emit(m);
+      return;
+    }
+    MOperand addr = constantAddress(ptr);
+    if (tc.file == RegFile::V) {
+      MInst m = make(InsnId::StLV, tc.dtype, Reg{});
+      m.src[0] = untag(addr);
+      m.src[1] = MOperand::ofReg(regAsVector(v));
+      emit(m);
+    } else if (tc.file == RegFile::S) {
+      MInst m = make(InsnId::StL, tc.dtype, Reg{});
+      m.src[0] = addr;
+      m.src[1] = MOperand::ofReg(reg(v));
+      emit(m);
+    } else {
+      unsupported(st, "a local-memory store of this type");
+    }
+  }
+
+  void getElementPtr(llvm::GetElementPtrInst& gep) {
+    const llvm::DataLayout& dl = f_.getParent()->getDataLayout();
+    if (gep.getAddressSpace() == kGlobalAddressSpace) unsupported(gep, "address arithmetic on global pointers");
+    llvm::APInt constOff(32, 0);
+    MOperand base = constantAddress(gep.getPointerOperand());
+    Reg dst = reg(&gep);
+    if (gep.accumulateConstantOffset(dl, constOff)) {
+      addTo(dst, base, static_cast<uint32_t>(constOff.getZExtValue()));
+      return;
+    }
+    // base + sum(index * element size)
+    MOperand acc = base;
+    uint32_t constant = 0;
+    for (auto it = llvm::gep_type_begin(gep); it != llvm::gep_type_end(gep); ++it) {
+      llvm::Value* idx = it.getOperand();
+      uint64_t scale;
+      if (llvm::StructType* st = it.getStructTypeOrNull()) {
+        auto* ci = llvm::cast<llvm::ConstantInt>(idx);
+        constant += static_cast<uint32_t>(dl.getStructLayout(st)->getElementOffset(static_cast<unsigned>(ci->getZExtValue())));
+        continue;
+      }
+      scale = it.getSequentialElementStride(dl);
+      if (auto* ci = dyn_cast<llvm::ConstantInt>(idx)) {
+        constant += static_cast<uint32_t>(ci->getSExtValue() * static_cast<int64_t>(scale));
+        continue;
+      }
+      Reg scaled = newReg(RegFile::S);
+      MInst m;
+      if ((scale & (scale - 1)) == 0) {
+        m = make(InsnId::SpuShl, DType::I32, scaled);
+        m.src[1] = MOperand::ofImm(static_cast<uint32_t>(__builtin_ctzll(scale)));
+      } else {
+        m = make(InsnId::SpuMul, DType::I32, scaled);
+        m.src[1] = MOperand::ofImm(static_cast<uint32_t>(scale));
+      }
+      m.src[0] = MOperand::ofReg(reg(idx));
+      if (scale == 1) {
+        emitCopy(scaled, reg(idx));
+      } else {
+        emit(m);
+      }
+      Reg sum = newReg(RegFile::S);
+      MInst add = make(InsnId::SpuAdd, DType::I32, sum);
+      add.src[0] = MOperand::ofReg(scaled);
+      add.src[1] = acc;
+      emit(add);
+      acc = MOperand::ofReg(sum);
+    }
+    addTo(dst, acc, constant);
+  }
+
+  void addTo(Reg dst, MOperand base, uint32_t offset) {
+    if (base.isImm()) {
+      MInst m = make(InsnId::SpuMov, DType::I32, dst);
+      m.src[0] = MOperand::ofImm(base.imm + offset);
+      emit(m);
+      return;
+    }
+    MInst m = make(InsnId::SpuAdd, DType::I32, dst);
+    m.src[0] = base;
+    m.src[1] = MOperand::ofImm(offset);
+    emit(m);
+  }
+
+  void alloca(llvm::AllocaInst& al) {
+    if (!al.isStaticAlloca()) unsupported(al, "a variable-length array");
+    uint32_t addr = allocateLocal(al.getAllocatedType());
+    allocaAddress_[&al] = addr;
+    MInst m = make(InsnId::SpuMov, DType::I32, reg(&al));
+    m.src[0] = MOperand::ofImm(addr);
+    emit(m);
+  }
+
+  void branch(llvm::BranchInst& br) {
+    MBlock& b = mf_.blocks[static_cast<size_t>(cur_)];
+    b.endLoc = loc_;
+    if (br.isUnconditional()) {
+      b.next = blockIndex_.at(br.getSuccessor(0));
+      return;
+    }
+    int t = blockIndex_.at(br.getSuccessor(0)), f = blockIndex_.at(br.getSuccessor(1));
+    llvm::Value* cond = br.getCondition();
+    if (auto* c = dyn_cast<llvm::ConstantInt>(cond)) {
+      b.next = c->isOne() ? t : f;
+      return;
+    }
+    b.condPred = reg(cond);
+    // Jump on the condition to the block that does not follow in the layout.
+    if (t == cur_ + 1) {
+      b.condTarget = f;
+      b.condNegate = true;
+      b.next = t;
+    } else {
+      b.condTarget = t;
+      b.next = f;
+    }
+  }
+
+  // ---------------------------------------------------------------------------------- calls
+
+  void callInst(llvm::CallInst& call) {
+    llvm::Function* callee = call.getCalledFunction();
+    if (!callee) unsupported(call, "a call through a pointer");
+    if (auto* ii = dyn_cast<llvm::IntrinsicInst>(&call)) return llvmIntrinsic(*ii);
+    llvm::StringRef name = callee->getName();
+    if (!name.starts_with(isa::kBuiltinPrefix.data()))
+      throw CodegenError(fmt::format("call to '{}' cannot be compiled: TPC code calls only intrinsics and "
+                                     "functions that are inlined", name.str()), loc_);
+    const isa::IntrinsicInfo* info = isa::findIntrinsic(name.substr(isa::kBuiltinPrefix.size()).str());
+    if (!info) throw CodegenError(fmt::format("unknown intrinsic '{}'", name.str()), loc_);
+    tpcIntrinsic(call, *info);
+  }
+
+  void llvmIntrinsic(llvm::IntrinsicInst& ii) {
+    namespace ID = llvm::Intrinsic;
+    switch (ii.getIntrinsicID()) {
+      case ID::lifetime_start: case ID::lifetime_end: case ID::assume: case ID::dbg_declare: case ID::dbg_value:
+      case ID::dbg_label: case ID::experimental_noalias_scope_decl: case ID::donothing:
+        return;
+      case ID::smax: case ID::smin: case ID::umax: case ID::umin: case ID::maxnum: case ID::minnum:
+      case ID::maximum: case ID::minimum: {
+        TypeClass tc = classOf(ii);
+        bool vector = tc.file == RegFile::V;
+        bool isMax = ii.getIntrinsicID() == ID::smax || ii.getIntrinsicID() == ID::umax ||
+                     ii.getIntrinsicID() == ID::maxnum || ii.getIntrinsicID() == ID::maximum;
+        DType dt = (ii.getIntrinsicID() == ID::umax || ii.getIntrinsicID() == ID::umin) ? unsignedOf(tc.dtype) : tc.dtype;
+        InsnId op = vector ? (isMax ? InsnId::VpuMax : InsnId::VpuMin) : (isMax ? InsnId::SpuMax : InsnId::SpuMin);
+        llvm::Value* a = ii.getArgOperand(0);
+        llvm::Value* b = ii.getArgOperand(1);
+        if (isa<llvm::Constant>(a) || (vector && llvm::getSplatValue(a))) std::swap(a, b);
+        MInst m = make(op, dt, reg(&ii));
+        m.src[0] = MOperand::ofReg(vector ? regAsVector(a) : reg(a));
+        m.src[1] = operand(b, isa::insnInfo(op).kinds[2]);
+        emit(m);
+        return;
+      }
+      case ID::abs: case ID::fabs: {
+        TypeClass tc = classOf(ii);
+        bool vector = tc.file == RegFile::V;
+        MInst m = make(vector ? InsnId::VpuAbs : InsnId::SpuAbs, tc.dtype, reg(&ii));
+        m.src[0] = MOperand::ofReg(reg(ii.getArgOperand(0)));
+        emit(m);
+        return;
+      }
+      default: unsupported(ii, fmt::format("the LLVM intrinsic '{}'", ii.getCalledFunction()->getName().str()));
+    }
+  }
+
+  int tensorArgument(llvm::Value* v, const std::string& intrinsic) {
+    if (auto it = tensorIndex_.find(v); it != tensorIndex_.end()) return it->second;
+    if (auto* c = dyn_cast<llvm::ConstantInt>(v)) return static_cast<int>(c->getSExtValue());
+    throw CodegenError(fmt::format("{}: the tensor argument must be a tensor parameter of the kernel", intrinsic), loc_);
+  }
+
+  uint32_t constantArgument(llvm::CallInst& call, const isa::IntrinsicInfo& info, const char* param) {
+    int k = info.paramIndex(param);
+    if (k < 0) return 0;
+    auto* c = dyn_cast<llvm::ConstantInt>(call.getArgOperand(static_cast<unsigned>(k)));
+    if (!c) throw CodegenError(fmt::format("{}: argument '{}' must be a compile-time constant", info.name, param), loc_);
+    return static_cast<uint32_t>(c->getZExtValue());
+  }
+
+  void tpcIntrinsic(llvm::CallInst& call, const isa::IntrinsicInfo& info) {
+    auto arg = [&](const char* name) -> llvm::Value* {
+      int k = info.paramIndex(name);
+      return k < 0 ? nullptr : call.getArgOperand(static_cast<unsigned>(k));
+    };
+    switch (info.lowering) {
+      case isa::Lowering::IndexSpaceOffset:
+      case isa::Lowering::IndexSpaceSize: {
+        MInst m = make(InsnId::SpuIMov, DType::I32, reg(&call));
+        uint32_t phys = info.lowering == isa::Lowering::IndexSpaceOffset ? isa::kIndexSpaceOffsetReg
+                                                                         : isa::kIndexSpaceSizeReg;
+        m.src[0] = MOperand::ofReg(Reg{RegFile::I, phys, true});
+        m.sw = isa::switchField(isa::SwitchField::DimMask).set(0, 0x1f);
+        emit(m);
+        return;
+      }
+      default: break;
+    }
+    const isa::InsnInfo& insn = isa::insnInfo(info.insn);
+    MInst m = make(info.insn, info.dtype, Reg{});
+    m.sw = translateSwitches(insn, constantArgument(call, info, "switches"), info.name, loc_);
+    if (insn.allowsField(isa::SwitchField::Dt2))
+      m.sw = isa::switchField(isa::SwitchField::Dt2).set(m.sw, static_cast<uint32_t>(info.dt2));
+
+    // Predicate: a constant true runs always; a constant false returns the income.
+    llvm::Value* predicate = arg("predicate");
+    bool negate = constantArgument(call, info, "polarity") != 0;
+    bool always = true;
+    if (predicate) {
+      if (auto* c = dyn_cast<llvm::ConstantInt>(predicate)) {
+        if (c->isZero() != negate) {  // never runs
+          if (llvm::Value* income = arg("income")) copyValue(&call, income);
+          else if (llvm::Value* acc = arg("accumulator")) copyValue(&call, acc);
+          return;
+        }
+      } else if (auto* cv = dyn_cast<llvm::Constant>(predicate); cv && (cv->isAllOnesValue() != negate) &&
+                                                                 (cv->isAllOnesValue() || cv->isNullValue())) {
+        always = true;  // an all-true vector predicate
+      } else {
+        always = false;
+        m.pred = reg(predicate);
+        m.predNegate = negate;
+      }
+    }
+
+    int srcIndex = 0;
+    switch (info.lowering) {
+      case isa::Lowering::LdTnsr:
+        m.src[srcIndex++] = MOperand::ofReg(reg(arg("ndx")));
+        m.sw = isa::switchField(isa::SwitchField::Tensor).set(m.sw, static_cast<uint32_t>(tensorArgument(arg("tensor"), info.name)));
+        break;
+      case isa::Lowering::StTnsr:
+        m.src[srcIndex++] = MOperand::ofReg(reg(arg("ndx")));
+        m.src[srcIndex++] = MOperand::ofReg(regAsVector(arg("value")));
+        m.sw = isa::switchField(isa::SwitchField::Tensor).set(m.sw, static_cast<uint32_t>(tensorArgument(arg("tensor"), info.name)));
+        break;
+      default:
+        for (const char* name : {"a", "b", "c", "d"}) {
+          llvm::Value* v = arg(name);
+          if (!v) break;
+          uint32_t kinds = insn.kinds[static_cast<size_t>(srcIndex + 1)];
+          bool first = srcIndex == 0 && !(kinds & isa::kindBit(RegFile::S));
+          m.src[srcIndex] = first ? MOperand::ofReg(regAsVector(v)) : operand(v, kinds);
+          ++srcIndex;
+        }
+        break;
+    }
+
+    if (insn.hasDst()) {
+      Reg dst = reg(&call);
+      m.dst = dst;
+      llvm::Value* tied = info.lowering == isa::Lowering::Mac ? arg("accumulator") : (always ? nullptr : arg("income"));
+      if (tied) {
+        emitCopy(dst, reg(tied));
+        m.dstIsRead = true;
+      } else if (insn.flags & isa::F_READS_DST) {
+        m.dstIsRead = true;  // e.g. a partial write with nothing to keep: the old value is undefined
+      }
+    }
+    emit(m);
+  }
+
+  // ---------------------------------------------------------------------------------- PHIs
+
+  // Parallel copies at the end of each predecessor: first into fresh temporaries, then into the PHI
+  // registers, so that PHIs reading each other's values (swaps) stay correct.
+  void lowerPhis() {
+    for (llvm::BasicBlock& bb : f_) {
+      std::vector<llvm::PHINode*> phis;
+      for (llvm::PHINode& phi : bb.phis()) phis.push_back(&phi);
+      if (phis.empty()) continue;
+      for (llvm::BasicBlock* pred : llvm::predecessors(&bb)) {
+        int p = blockIndex_.at(pred);
+        int saved = cur_;
+        cur_ = p;
+        std::vector<std::vector<Reg>> temps;
+        for (llvm::PHINode* phi : phis) {
+          llvm::Value* in = phi->getIncomingValueForBlock(pred);
+          std::vector<Reg> t;
+          const std::vector<Reg> src = regs(in);
+          for (const Reg& s : src) {
+            Reg tmp = newReg(s.file);
+            emitCopy(tmp, s, p);
+            t.push_back(tmp);
+          }
+          temps.push_back(t);
+        }
+        for (size_t k = 0; k < phis.size(); ++k) {
+          const std::vector<Reg> dst = regs(phis[k]);
+          for (size_t r = 0; r < dst.size(); ++r) emitCopy(dst[r], temps[k][r], p);
+        }
+        cur_ = saved;
+      }
+    }
+  }
+
+  llvm::Function& f_;
+  const KernelSignature& sig_;
+  MFunction mf_;
+  std::unordered_map<const llvm::BasicBlock*, int> blockIndex_;
+  std::unordered_map<const llvm::Value*, std::vector<Reg>> values_;
+  std::unordered_map<const llvm::Value*, int> tensorIndex_;
+  std::unordered_map<const llvm::GlobalVariable*, uint32_t> localOffsets_;
+  std::unordered_map<const llvm::Value*, uint32_t> allocaAddress_;
+  std::vector<Reg> scratch_;
+  int cur_ = 0;
+  SourceLoc loc_;
+};
+
+}  // namespace
+
+MFunction selectInstructions(llvm::Function& entry, const KernelSignature& signature) {
+  return Selector(entry, signature).run();
+}
+
+}  // namespace tpc::cc

@@ -1,0 +1,298 @@
+// Scheduling of each block into VLIW bundles, after register allocation.
+//
+// Dependences between instructions i < j of a block (c = issue cycle, lat = latency):
+//   read after write   c_j >= c_i + lat_i
+//   write after read   c_j >= c_i          (the same bundle is fine: every slot reads the old state)
+//   write after write  c_j >= c_i + max(1, lat_i - lat_j + 1)   (the later write lands last)
+//   memory             a store before a load or store of the same memory: c_j >= c_i + 1;
+//                      a load before a store: c_j >= c_i
+// Each block ends only when all its writes have landed, so the next block starts with every register
+// ready; the branch that ends a block is placed accordingly. Highest critical path first.
+#include <algorithm>
+#include <map>
+
+#include <fmt/format.h>
+
+#include "tpc/cc/passes.h"
+#include "tpc/isa/asm_text.h"
+
+namespace tpc::cc {
+
+namespace {
+
+using isa::InsnId;
+
+enum class Memory { None, Tensor, Local, Global };
+
+Memory memoryOf(InsnId op) {
+  switch (op) {
+    case InsnId::LdTnsr: case InsnId::LdTnsrPartial: case InsnId::StTnsr: case InsnId::StTnsrPartial:
+      return Memory::Tensor;
+    case InsnId::LdL: case InsnId::LdLV: case InsnId::StL: case InsnId::StLV: return Memory::Local;
+    case InsnId::LdG: case InsnId::LdGV: case InsnId::StG: case InsnId::StGV: return Memory::Global;
+    default: return Memory::None;
+  }
+}
+
+bool isStore(InsnId op) { return isa::insnInfo(op).slot == isa::Slot::Store; }
+
+// One instruction to place: a machine instruction or a block-ending jump/halt.
+struct Node {
+  MInst inst;
+  int targetBlock = -1;  // jmpr
+  bool terminator = false;
+  std::vector<std::pair<int, int>> preds;  // (node, minimum distance)
+  int height = 0;
+  int cycle = -1;
+};
+
+int latency(const MInst& mi) { return isa::insnInfo(mi.op).latency; }
+
+template <class F> void forEachRead(const MInst& mi, F f) {
+  for (const MOperand& o : mi.src)
+    if (o.isReg()) f(o.reg);
+  if (mi.pred.valid() && !(mi.pred.file == RegFile::SP && mi.pred.id == 0)) f(mi.pred);
+  if (mi.dstIsRead && mi.dst.valid()) f(mi.dst);
+}
+
+uint32_t regKey(const Reg& r) { return static_cast<uint32_t>(r.file) * 64 + r.id; }
+
+isa::SlotInsn toSlot(const MInst& mi, uint32_t imm) {
+  isa::SlotInsn s;
+  s.id = mi.op;
+  s.dtype = mi.dtype;
+  s.sw = mi.sw;
+  if (mi.dst.valid()) s.dst = isa::Operand{mi.dst.file, static_cast<uint8_t>(mi.dst.id)};
+  for (int k = 0; k < 4; ++k) {
+    const MOperand& o = mi.src[static_cast<size_t>(k)];
+    if (o.isReg()) s.src[static_cast<size_t>(k)] = isa::Operand{o.reg.file, static_cast<uint8_t>(o.reg.id)};
+    if (o.isImm()) {
+      s.src[static_cast<size_t>(k)] = isa::Operand{RegFile::Imm, 0};
+      s.imm = o.imm;
+    }
+  }
+  if (isa::insnInfo(mi.op).flags & isa::F_IMM_ADDR) {
+    s.src[0] = isa::Operand{RegFile::Imm, 0};
+    s.imm = imm;
+  }
+  if (mi.pred.valid()) {
+    s.predIndex = static_cast<uint8_t>(mi.pred.id);
+    s.predVector = mi.pred.file == RegFile::VP;
+    s.predNegate = mi.predNegate;
+  }
+  return s;
+}
+
+struct BlockSchedule {
+  std::vector<std::array<int, isa::kNumSlots>> bundles;  // node index per slot, -1 empty
+  std::vector<Node> nodes;
+};
+
+BlockSchedule scheduleBlock(const MFunction& mf, int index, int nextInLayout) {
+  const MBlock& blk = mf.blocks[static_cast<size_t>(index)];
+  BlockSchedule bs;
+  for (const MInst& mi : blk.insts) bs.nodes.push_back(Node{mi});
+  const int body = static_cast<int>(bs.nodes.size());
+  auto addJump = [&](int target, Reg pred, bool negate) {
+    Node n;
+    n.inst.op = InsnId::SpuJmpr;
+    n.inst.pred = pred;
+    n.inst.predNegate = negate;
+    n.inst.loc = blk.endLoc;
+    n.targetBlock = target;
+    n.terminator = true;
+    bs.nodes.push_back(n);
+  };
+  if (blk.condTarget >= 0) addJump(blk.condTarget, blk.condPred, blk.condNegate);
+  if (blk.next == -1) {
+    Node n;
+    n.inst.op = InsnId::SpuHalt;
+    n.inst.loc = blk.endLoc;
+    n.terminator = true;
+    bs.nodes.push_back(n);
+  } else if (blk.next != nextInLayout) {
+    addJump(blk.next, Reg{}, false);
+  }
+  const int n = static_cast<int>(bs.nodes.size());
+
+  // Dependences.
+  std::map<uint32_t, int> lastWrite;
+  std::map<uint32_t, std::vector<int>> readsSinceWrite;
+  std::map<Memory, int> lastStore;
+  std::map<Memory, std::vector<int>> loadsSinceStore;
+  for (int j = 0; j < body; ++j) {
+    Node& node = bs.nodes[static_cast<size_t>(j)];
+    const MInst& mi = node.inst;
+    forEachRead(mi, [&](const Reg& r) {
+      auto it = lastWrite.find(regKey(r));
+      if (it != lastWrite.end()) node.preds.emplace_back(it->second, latency(bs.nodes[static_cast<size_t>(it->second)].inst));
+      readsSinceWrite[regKey(r)].push_back(j);
+    });
+    if (mi.dst.valid()) {
+      uint32_t k = regKey(mi.dst);
+      for (int r : readsSinceWrite[k])
+        if (r != j) node.preds.emplace_back(r, 0);
+      if (auto it = lastWrite.find(k); it != lastWrite.end())
+        node.preds.emplace_back(it->second, std::max(1, latency(bs.nodes[static_cast<size_t>(it->second)].inst) - latency(mi) + 1));
+      lastWrite[k] = j;
+      readsSinceWrite[k].clear();
+    }
+    Memory m = memoryOf(mi.op);
+    if (m != Memory::None) {
+      if (auto it = lastStore.find(m); it != lastStore.end()) node.preds.emplace_back(it->second, 1);
+      if (isStore(mi.op)) {
+        for (int l : loadsSinceStore[m]) node.preds.emplace_back(l, 0);
+        loadsSinceStore[m].clear();
+        lastStore[m] = j;
+      } else {
+        loadsSinceStore[m].push_back(j);
+      }
+    }
+  }
+  // Terminators: after everything, in order, reading their predicate.
+  for (int j = body; j < n; ++j) {
+    Node& t = bs.nodes[static_cast<size_t>(j)];
+    for (int i = 0; i < j; ++i) t.preds.emplace_back(i, i >= body ? 1 : 0);
+    if (t.inst.pred.valid())
+      if (auto it = lastWrite.find(regKey(t.inst.pred)); it != lastWrite.end())
+        t.preds.emplace_back(it->second, latency(bs.nodes[static_cast<size_t>(it->second)].inst));
+  }
+  // Priorities: longest latency path to the end.
+  std::vector<std::vector<std::pair<int, int>>> succs(static_cast<size_t>(n));
+  for (int j = 0; j < n; ++j)
+    for (auto [i, d] : bs.nodes[static_cast<size_t>(j)].preds) succs[static_cast<size_t>(i)].emplace_back(j, d);
+  for (int i = n - 1; i >= 0; --i) {
+    int h = latency(bs.nodes[static_cast<size_t>(i)].inst);
+    for (auto [j, d] : succs[static_cast<size_t>(i)]) h = std::max(h, d + bs.nodes[static_cast<size_t>(j)].height);
+    bs.nodes[static_cast<size_t>(i)].height = h;
+  }
+
+  // The block may end (first terminator, or the end of the block) only once every write has landed.
+  int placed = 0;
+  for (int cycle = 0; placed < n; ++cycle) {
+    std::array<int, isa::kNumSlots> bundle;
+    bundle.fill(-1);
+    bool progress = true;
+    while (progress) {
+      progress = false;
+      int best = -1;
+      for (int j = 0; j < n; ++j) {
+        Node& node = bs.nodes[static_cast<size_t>(j)];
+        if (node.cycle >= 0) continue;
+        int slot = static_cast<int>(isa::insnInfo(node.inst.op).slot);
+        if (bundle[static_cast<size_t>(slot)] >= 0) continue;
+        bool ready = true;
+        for (auto [i, d] : node.preds) {
+          int ci = bs.nodes[static_cast<size_t>(i)].cycle;
+          if (ci < 0 || ci + d > cycle) ready = false;
+        }
+        if (!ready) continue;
+        if (node.terminator && j == body) {
+          int landed = 0;
+          for (int i = 0; i < body; ++i)
+            landed = std::max(landed, bs.nodes[static_cast<size_t>(i)].cycle + latency(bs.nodes[static_cast<size_t>(i)].inst));
+          if (cycle + 1 < landed && node.inst.op != InsnId::SpuHalt) continue;
+        }
+        if (best < 0 || node.height > bs.nodes[static_cast<size_t>(best)].height) best = j;
+      }
+      if (best >= 0) {
+        Node& node = bs.nodes[static_cast<size_t>(best)];
+        node.cycle = cycle;
+        bundle[static_cast<size_t>(isa::insnInfo(node.inst.op).slot)] = best;
+        ++placed;
+        progress = true;
+      }
+    }
+    bs.bundles.push_back(bundle);
+  }
+  // A block without terminator bundles falls through: pad until its writes have landed.
+  if (body == n) {
+    int landed = 0;
+    for (int i = 0; i < body; ++i)
+      landed = std::max(landed, bs.nodes[static_cast<size_t>(i)].cycle + latency(bs.nodes[static_cast<size_t>(i)].inst));
+    while (static_cast<int>(bs.bundles.size()) < landed) {
+      std::array<int, isa::kNumSlots> empty;
+      empty.fill(-1);
+      bs.bundles.push_back(empty);
+    }
+  }
+  // Trailing cycles with nothing placed (a block of only terminators that waited) are already bundles.
+  return bs;
+}
+
+}  // namespace
+
+std::vector<ScheduledBundle> scheduleFunction(const MFunction& mf, const isa::ArchInfo& arch) {
+  (void)arch;
+  const int nb = static_cast<int>(mf.blocks.size());
+  std::vector<BlockSchedule> schedules;
+  std::vector<uint32_t> blockAddress(static_cast<size_t>(nb) + 1);
+  uint32_t address = 0;
+  for (int b = 0; b < nb; ++b) {
+    blockAddress[static_cast<size_t>(b)] = address;
+    schedules.push_back(scheduleBlock(mf, b, b + 1 < nb ? b + 1 : -2));
+    address += static_cast<uint32_t>(schedules.back().bundles.size() * isa::kBundleBytes);
+  }
+  blockAddress[static_cast<size_t>(nb)] = address;
+
+  std::vector<ScheduledBundle> out;
+  for (int b = 0; b < nb; ++b) {
+    const BlockSchedule& bs = schedules[static_cast<size_t>(b)];
+    for (const auto& slots : bs.bundles) {
+      ScheduledBundle sb;
+      bool haveLoc = false;
+      for (int s = 0; s < isa::kNumSlots; ++s) {
+        int j = slots[static_cast<size_t>(s)];
+        if (j < 0) continue;
+        const Node& node = bs.nodes[static_cast<size_t>(j)];
+        uint32_t target = node.targetBlock >= 0 ? blockAddress[static_cast<size_t>(node.targetBlock)] : 0;
+        isa::SlotInsn slot = toSlot(node.inst, target);
+        std::string why = isa::validateSlot(slot);
+        if (!why.empty())
+          throw CodegenError(fmt::format("internal: invalid instruction '{}': {}", isa::formatSlot(slot), why),
+                             node.inst.loc);
+        sb.bundle.slots[static_cast<size_t>(s)] = slot;
+        if (!haveLoc && node.inst.loc.line) {
+          sb.loc = node.inst.loc;
+          haveLoc = true;
+        }
+      }
+      out.push_back(sb);
+    }
+  }
+  if (out.empty()) {
+    ScheduledBundle halt;
+    halt.bundle[isa::Slot::Spu].id = InsnId::SpuHalt;
+    out.push_back(halt);
+  }
+  return out;
+}
+
+std::string printMir(const MFunction& mf) {
+  std::string s;
+  auto reg = [](const Reg& r) {
+    return fmt::format("{}{}{}", r.physical ? "" : "%", isa::regFilePrefix(r.file), r.id);
+  };
+  for (size_t b = 0; b < mf.blocks.size(); ++b) {
+    const MBlock& blk = mf.blocks[b];
+    s += fmt::format("bb{}:\n", b);
+    for (const MInst& mi : blk.insts) {
+      s += "  ";
+      if (mi.pred.valid()) s += fmt::format("@{}{} ", mi.predNegate ? "!" : "", reg(mi.pred));
+      s += std::string(isa::insnInfo(mi.op).mnemonic) + "." + std::string(dtypeName(mi.dtype));
+      if (mi.dst.valid()) s += " " + reg(mi.dst) + (mi.dstIsRead ? "(tied)" : "");
+      for (const MOperand& o : mi.src) {
+        if (o.isReg()) s += ", " + reg(o.reg);
+        if (o.isImm()) s += fmt::format(", #0x{:x}", o.imm);
+      }
+      if (mi.sw) s += fmt::format(" sw=0x{:x}", mi.sw);
+      s += "\n";
+    }
+    if (blk.condTarget >= 0)
+      s += fmt::format("  if {}{} goto bb{}\n", blk.condNegate ? "!" : "", reg(blk.condPred), blk.condTarget);
+    s += blk.next >= 0 ? fmt::format("  goto bb{}\n", blk.next) : std::string("  halt\n");
+  }
+  return s;
+}
+
+}  // namespace tpc::cc

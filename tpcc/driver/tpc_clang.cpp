@@ -1,0 +1,148 @@
+// tpc-clang: compiles a TPC-C kernel into a kernel object (-c), our assembly (-S) or LLVM IR
+// (-emit-llvm -S). Errors print as FILE:LINE:COL: error: MESSAGE, exit with status 1 and leave no output.
+#include <cstdio>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+#include <llvm/IR/LLVMContext.h>
+#include <llvm/IR/Module.h>
+#include <llvm/Support/raw_ostream.h>
+
+#include "tpc/asm/assembler.h"
+#include "tpc/cc/codegen.h"
+#include "tpc/cc/frontend.h"
+#include "tpc/isa/intrinsics.h"
+#include "tpc/object/kernel_object.h"
+#include "tpc/support/atomic_file.h"
+
+namespace {
+
+// Clang-style single-dash long options become CLI11's double-dash form.
+std::vector<std::string> normalizeArguments(int argc, char** argv) {
+  std::vector<std::string> out;
+  for (int i = 1; i < argc; ++i) {
+    std::string a = argv[i];
+    for (const char* longOpt : {"-march=", "-emit-llvm", "-std=", "-list-intrinsics", "-print-mir", "-print-header"})
+      if (a.rfind(longOpt, 0) == 0) a = "-" + a;
+    out.push_back(a);
+  }
+  return out;
+}
+
+void writeText(const std::string& path, const std::string& text) {
+  tpc::writeFileAtomically(path, std::span(reinterpret_cast<const uint8_t*>(text.data()), text.size()));
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"tpc-clang: the TPC-C compiler (C99 by default, -x c++ for C++)"};
+  std::string input, output, march = "gaudi2", language = "c", std, header;
+  int optLevel = 2;
+  bool compileOnly = false, assembly = false, emitLlvm = false, debug = false, listIntrinsics = false,
+       printMir = false;
+  std::vector<std::string> includes, defines;
+  app.add_option("input", input, "TPC-C source file");
+  app.add_option("-o", output, "output file");
+  app.add_flag("-c", compileOnly, "compile to a kernel object (the default)");
+  app.add_flag("-S", assembly, "write assembly (or LLVM IR with -emit-llvm) instead of an object");
+  app.add_flag("--emit-llvm", emitLlvm, "with -S: write the LLVM IR that enters the backend");
+  app.add_flag("-g", debug, "emit a line table for the debugger and tpc-objdump -S");
+  app.add_option("-O", optLevel, "optimization level 0-3 (default 2)")->check(CLI::Range(0, 3));
+  app.add_option("--march", march, "gaudi, gaudi2 (default) or gaudi3")->check(CLI::IsMember({"gaudi", "gaudi2", "gaudi3"}));
+  app.add_option("-I", includes, "add an include directory");
+  app.add_option("-D", defines, "define a macro: NAME or NAME=VALUE");
+  app.add_option("-x", language, "source language: c (C99) or c++")->check(CLI::IsMember({"c", "c++"}));
+  app.add_option("--std", std, "accepted for compatibility (rc99, c99, c++17, ...)");
+  app.add_flag("--list-intrinsics", listIntrinsics, "print the supported intrinsics with their signatures");
+  app.add_option("--print-header", header, "print an implicit header (tpc-defs.h, tpc-intrinsics.h, tpc-special.h)");
+  app.add_flag("--print-mir", printMir, "print the backend's machine IR to stderr");
+  std::vector<std::string> args = normalizeArguments(argc, argv);
+  std::reverse(args.begin(), args.end());
+  try {
+    app.parse(args);
+  } catch (const CLI::ParseError& e) {
+    int code = app.exit(e);
+    return code == 0 ? 0 : 1;
+  }
+
+  if (listIntrinsics) {
+    for (const tpc::isa::IntrinsicInfo& in : tpc::isa::allIntrinsics()) {
+      std::string params;
+      for (const auto& p : in.params)
+        params += fmt::format("{}{} {}{}", params.empty() ? "" : ", ", p.type, p.name,
+                              p.defaultValue ? "=" + *p.defaultValue : "");
+      std::printf("%s %s(%s);\n", in.returnType.c_str(), in.name.c_str(), params.c_str());
+    }
+    return 0;
+  }
+  if (!header.empty()) {
+    std::string text = tpc::cc::implicitHeader(header);
+    if (text.empty()) {
+      std::fprintf(stderr, "tpc-clang: unknown implicit header '%s'\n", header.c_str());
+      return 1;
+    }
+    std::fputs(text.c_str(), stdout);
+    return 0;
+  }
+  if (input.empty()) {
+    std::fprintf(stderr, "tpc-clang: error: no input file\n");
+    return 1;
+  }
+  if (!std::filesystem::exists(input)) {
+    std::fprintf(stderr, "tpc-clang: error: no such file or directory: '%s'\n", input.c_str());
+    return 1;
+  }
+  if (output.empty()) {
+    std::filesystem::path p(input);
+    output = p.stem().string() + (assembly ? (emitLlvm ? ".ll" : ".s") : ".o");
+  }
+
+  llvm::LLVMContext context;
+  tpc::cc::FrontendOptions fo;
+  fo.input = input;
+  fo.arch = march;
+  fo.cplusplus = language == "c++";
+  fo.debugInfo = debug;
+  fo.includeDirs = includes;
+  fo.defines = defines;
+  tpc::cc::FrontendResult fr = tpc::cc::compileSource(fo, context);
+  if (!fr.module) return 1;
+
+  try {
+    tpc::cc::optimizeModule(*fr.module, optLevel);
+    if (assembly && emitLlvm) {
+      std::string text;
+      llvm::raw_string_ostream os(text);
+      fr.module->print(os, nullptr);
+      writeText(output, text);
+      return 0;
+    }
+    tpc::cc::CodegenOptions co;
+    co.arch = march;
+    co.debugInfo = debug;
+    co.sourceName = input;
+    co.printMir = printMir;
+    tpc::obj::KernelObject object = tpc::cc::generateObject(*fr.module, fr.signature, co);
+    if (assembly) {
+      tpc::assembler::DisassemblyOptions d;
+      d.objectName = input;
+      writeText(output, tpc::assembler::disassemble(object, d));
+    } else {
+      tpc::obj::writeObjectFile(output, object);
+    }
+  } catch (const tpc::cc::CodegenError& e) {
+    if (e.loc.line)
+      std::fprintf(stderr, "%s:%u:%u: error: %s\n", input.c_str(), e.loc.line, e.loc.column, e.what());
+    else
+      std::fprintf(stderr, "%s:1:1: error: %s\n", input.c_str(), e.what());
+    return 1;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "tpc-clang: error: %s\n", e.what());
+    return 1;
+  }
+  return 0;
+}

@@ -1,0 +1,307 @@
+// Clang 19 as a library. The source compiles for the 32-bit NVPTX target, whose ABI passes vector
+// values directly and whose pointers are 32 bits wide like TPC local addresses; the backend only reads
+// the IR. tpc-defs.h, tpc-intrinsics.h (generated from the intrinsic table) and tpc-special.h are
+// included implicitly from an in-memory file system.
+#include "tpc/cc/frontend.h"
+
+#include <map>
+#include <set>
+
+#include <clang/AST/ASTConsumer.h>
+#include <clang/AST/ASTContext.h>
+#include <clang/AST/RecursiveASTVisitor.h>
+#include <clang/Basic/Diagnostic.h>
+#include <clang/Basic/DiagnosticOptions.h>
+#include <clang/CodeGen/CodeGenAction.h>
+#include <clang/Frontend/CompilerInstance.h>
+#include <clang/Frontend/CompilerInvocation.h>
+#include <clang/Frontend/MultiplexConsumer.h>
+#include <clang/Frontend/TextDiagnosticPrinter.h>
+#include <fmt/format.h>
+#include <llvm/IR/Module.h>
+#include <llvm/Support/MemoryBuffer.h>
+#include <llvm/Support/VirtualFileSystem.h>
+#include <llvm/Support/raw_ostream.h>
+
+#include "implicit_headers.h"
+#include "tpc/isa/intrinsics.h"
+
+namespace tpc::cc {
+
+namespace {
+
+constexpr const char* kHeaderDir = "/tpc-clang/include";
+
+// Reports what the core cannot run, and reads the kernel's parameter list.
+class KernelChecker : public clang::ASTConsumer, public clang::RecursiveASTVisitor<KernelChecker> {
+ public:
+  KernelChecker(clang::CompilerInstance& ci, KernelSignature* signature) : ci_(ci), signature_(signature) {}
+
+  void HandleTranslationUnit(clang::ASTContext& ctx) override {
+    ctx_ = &ctx;
+    TraverseDecl(ctx.getTranslationUnitDecl());
+    for (const clang::ImplicitCastExpr* decay : decays_)
+      if (!calleeDecays_.count(decay))
+        error(decay->getBeginLoc(), "function pointers are not supported on TPC: call functions directly");
+    checkRecursion();
+    checkEntry();
+  }
+
+  bool shouldVisitImplicitCode() const { return false; }
+
+  bool VisitFunctionDecl(clang::FunctionDecl* fd) {
+    if (!fromUser(fd->getLocation())) return true;
+    if (isDouble(fd->getReturnType()))
+      error(fd->getLocation(), "'double' is not supported on TPC: use float");
+    if (fd->getName() == "main" && fd->isThisDeclarationADefinition()) entry_ = fd;
+    return true;
+  }
+
+  bool VisitVarDecl(clang::VarDecl* vd) {
+    if (!fromUser(vd->getLocation())) return true;
+    clang::QualType t = vd->getType();
+    if (isDouble(t)) error(vd->getLocation(), "'double' is not supported on TPC: use float");
+    if (t->isVariableArrayType())
+      error(vd->getLocation(), "variable-length arrays are not supported on TPC: use a constant size");
+    if (t->isFunctionPointerType()) error(vd->getLocation(), "function pointers are not supported on TPC");
+    return true;
+  }
+
+  bool VisitCallExpr(clang::CallExpr* call) {
+    if (!fromUser(call->getBeginLoc())) return true;
+    if (auto* decay = llvm::dyn_cast<clang::ImplicitCastExpr>(call->getCallee()->IgnoreParens()))
+      calleeDecays_.insert(decay);
+    const clang::FunctionDecl* callee = call->getDirectCallee();
+    if (!callee) {
+      error(call->getBeginLoc(), "calls through function pointers are not supported on TPC");
+      return true;
+    }
+    static const std::set<std::string> kAllocators = {"malloc", "calloc", "realloc", "free", "alloca",
+                                                      "aligned_alloc", "__builtin_alloca"};
+    if (kAllocators.count(callee->getNameAsString()))
+      error(call->getBeginLoc(), fmt::format("dynamic allocation ('{}') is not supported on TPC: use fixed-size "
+                                             "__local__ arrays", callee->getNameAsString()));
+    if (currentFunction_) calls_[currentFunction_].insert(callee->getCanonicalDecl());
+    return true;
+  }
+
+  bool TraverseFunctionDecl(clang::FunctionDecl* fd) {
+    const clang::FunctionDecl* saved = currentFunction_;
+    currentFunction_ = fd->getCanonicalDecl();
+    if (fd->isThisDeclarationADefinition()) definitionLoc_[currentFunction_] = fd->getLocation();
+    bool r = clang::RecursiveASTVisitor<KernelChecker>::TraverseFunctionDecl(fd);
+    currentFunction_ = saved;
+    return r;
+  }
+
+  bool VisitImplicitCastExpr(clang::ImplicitCastExpr* ice) {
+    if (fromUser(ice->getBeginLoc()) && ice->getCastKind() == clang::CK_FunctionToPointerDecay) decays_.push_back(ice);
+    return true;
+  }
+
+  bool VisitUnaryOperator(clang::UnaryOperator* uo) {
+    if (fromUser(uo->getBeginLoc()) && uo->getOpcode() == clang::UO_AddrOf && uo->getSubExpr()->getType()->isFunctionType())
+      error(uo->getBeginLoc(), "function pointers are not supported on TPC");
+    return true;
+  }
+
+  // Arithmetic in double (a float mixed with an unsuffixed literal) cannot run; constants can.
+  bool VisitBinaryOperator(clang::BinaryOperator* bo) {
+    if (fromUser(bo->getBeginLoc()) && isDouble(bo->getType()) && !bo->isEvaluatable(*ctx_))
+      error(bo->getOperatorLoc(), "arithmetic in 'double' is not supported on TPC: use float (write 2.0f, not 2.0)");
+    return true;
+  }
+
+ private:
+  bool fromUser(clang::SourceLocation loc) const {
+    const clang::SourceManager& sm = ci_.getSourceManager();
+    if (loc.isInvalid()) return false;
+    llvm::StringRef file = sm.getFilename(sm.getSpellingLoc(loc));
+    return !file.starts_with(kHeaderDir);
+  }
+
+  static bool isDouble(clang::QualType t) {
+    t = t.getCanonicalType();
+    if (const auto* vt = t->getAs<clang::VectorType>()) t = vt->getElementType();
+    while (const auto* at = llvm::dyn_cast<clang::ArrayType>(t.getTypePtr())) t = at->getElementType();
+    return t->isSpecificBuiltinType(clang::BuiltinType::Double) || t->isSpecificBuiltinType(clang::BuiltinType::LongDouble);
+  }
+
+  void error(clang::SourceLocation loc, const std::string& message) {
+    clang::DiagnosticsEngine& d = ci_.getDiagnostics();
+    d.Report(loc, d.getCustomDiagID(clang::DiagnosticsEngine::Error, "%0")) << message;
+  }
+
+  void checkRecursion() {
+    // A cycle in the call graph: depth-first search with colours.
+    std::map<const clang::FunctionDecl*, int> colour;
+    std::function<bool(const clang::FunctionDecl*)> visit = [&](const clang::FunctionDecl* f) {
+      colour[f] = 1;
+      for (const clang::FunctionDecl* g : calls_[f]) {
+        if (colour[g] == 1) {
+          auto loc = definitionLoc_.count(g) ? definitionLoc_[g] : g->getLocation();
+          error(loc, fmt::format("recursion is not supported on TPC ('{}' calls itself, directly or through "
+                                 "other functions)", g->getNameAsString()));
+          return true;
+        }
+        if (colour[g] == 0 && visit(g)) return true;
+      }
+      colour[f] = 2;
+      return false;
+    };
+    for (auto& [f, _] : calls_)
+      if (colour[f] == 0 && visit(f)) break;
+  }
+
+  void checkEntry() {
+    if (!entry_) {
+      error(ci_.getSourceManager().getLocForStartOfFile(ci_.getSourceManager().getMainFileID()),
+            "no kernel entry: define 'void main(tensor ..., scalars ...)'");
+      return;
+    }
+    signature_->name = "main";
+    int tensors = 0, scalars = 0;
+    for (const clang::ParmVarDecl* p : entry_->parameters()) {
+      KernelParam kp;
+      kp.name = p->getNameAsString();
+      clang::QualType t = p->getType();
+      bool isTensor = false;
+      for (clang::QualType s = t; !s.isNull();) {
+        if (const auto* td = s->getAs<clang::TypedefType>()) {
+          if (td->getDecl()->getName() == "tensor") {
+            isTensor = true;
+            break;
+          }
+          s = td->desugar();
+        } else {
+          break;
+        }
+      }
+      if (isTensor) {
+        kp.isTensor = true;
+        ++tensors;
+      } else {
+        clang::QualType c = t.getCanonicalType();
+        const auto* bt = c->getAs<clang::BuiltinType>();
+        std::optional<DType> dt;
+        if (bt) {
+          switch (bt->getKind()) {
+            case clang::BuiltinType::Float: dt = DType::F32; break;
+            case clang::BuiltinType::Int: case clang::BuiltinType::Bool: dt = DType::I32; break;
+            case clang::BuiltinType::UInt: dt = DType::U32; break;
+            case clang::BuiltinType::Short: dt = DType::I16; break;
+            case clang::BuiltinType::UShort: dt = DType::U16; break;
+            case clang::BuiltinType::Char_S: case clang::BuiltinType::SChar: dt = DType::I8; break;
+            case clang::BuiltinType::Char_U: case clang::BuiltinType::UChar: dt = DType::U8; break;
+            case clang::BuiltinType::BFloat16: dt = DType::BF16; break;
+            case clang::BuiltinType::Float16: dt = DType::F16; break;
+            default: break;
+          }
+        }
+        if (!dt) {
+          error(p->getLocation(), fmt::format("kernel parameter '{}' must be a tensor or a scalar (int, unsigned, "
+                                              "short, char, float, bf16, half), not '{}'", kp.name, t.getAsString()));
+          continue;
+        }
+        kp.scalarType = *dt;
+        ++scalars;
+      }
+      signature_->params.push_back(kp);
+    }
+    if (tensors > isa::kNumTensors)
+      error(entry_->getLocation(), fmt::format("the kernel takes {} tensors; the core has {} tensor descriptors",
+                                               tensors, isa::kNumTensors));
+    if (scalars > isa::kMaxScalarParams)
+      error(entry_->getLocation(), fmt::format("the kernel takes {} scalar parameters; at most {} fit in scalar "
+                                               "registers", scalars, isa::kMaxScalarParams));
+    if (!entry_->getReturnType()->isVoidType()) error(entry_->getLocation(), "the kernel entry 'main' must return void");
+  }
+
+  clang::CompilerInstance& ci_;
+  KernelSignature* signature_;
+  clang::ASTContext* ctx_ = nullptr;
+  const clang::FunctionDecl* entry_ = nullptr;
+  const clang::FunctionDecl* currentFunction_ = nullptr;
+  std::vector<const clang::ImplicitCastExpr*> decays_;
+  std::set<const clang::ImplicitCastExpr*> calleeDecays_;
+  std::map<const clang::FunctionDecl*, std::set<const clang::FunctionDecl*>> calls_;
+  std::map<const clang::FunctionDecl*, clang::SourceLocation> definitionLoc_;
+};
+
+class CheckingAction : public clang::EmitLLVMOnlyAction {
+ public:
+  CheckingAction(llvm::LLVMContext* context, KernelSignature* signature)
+      : clang::EmitLLVMOnlyAction(context), signature_(signature) {}
+
+  std::unique_ptr<clang::ASTConsumer> CreateASTConsumer(clang::CompilerInstance& ci, llvm::StringRef file) override {
+    std::vector<std::unique_ptr<clang::ASTConsumer>> consumers;
+    consumers.push_back(std::make_unique<KernelChecker>(ci, signature_));
+    consumers.push_back(clang::EmitLLVMOnlyAction::CreateASTConsumer(ci, file));
+    return std::make_unique<clang::MultiplexConsumer>(std::move(consumers));
+  }
+
+ private:
+  KernelSignature* signature_;
+};
+
+std::vector<std::string> archMacros(const std::string& arch) {
+  std::vector<std::string> m = {"__TPC__=1", "__tpc__=1", "__gaudi_plus__=1"};
+  if (arch == "gaudi") m.push_back("__gaudi__=1");
+  if (arch == "gaudi2") m.insert(m.end(), {"__gaudi2__=1", "__gaudi2_plus__=1"});
+  if (arch == "gaudi3") m.insert(m.end(), {"__gaudi3__=1", "__gaudi2_plus__=1", "__gaudi3_plus__=1"});
+  return m;
+}
+
+}  // namespace
+
+std::string implicitHeader(const std::string& name) {
+  if (name == "tpc-intrinsics.h") return isa::generateIntrinsicsHeader();
+  if (name == "tpc-defs.h") return kTpcDefsHeader;
+  if (name == "tpc-special.h") return kTpcSpecialHeader;
+  return {};
+}
+
+FrontendResult compileSource(const FrontendOptions& options, llvm::LLVMContext& context) {
+  FrontendResult result;
+  std::vector<std::string> args = {
+      "-triple", "nvptx-nvidia-cuda", "-ffreestanding", "-fno-builtin", "-O2", "-disable-llvm-passes",
+      "-ffp-contract=off", "-fno-signed-zeros", "-debug-info-kind=line-tables-only", "-dwarf-version=4",
+      "-resource-dir", TPC_CLANG_RESOURCE_DIR, "-isystem", kHeaderDir, "-ferror-limit", "20",
+      "-Wno-main-return-type", "-Wno-unused-value"};
+  // Keep signed zeros: -fno-signed-zeros above would let LLVM fold x + 0.0; drop it again.
+  args.erase(std::find(args.begin(), args.end(), "-fno-signed-zeros"));
+  if (options.cplusplus) args.insert(args.end(), {"-x", "c++", "-std=c++17"});
+  else args.insert(args.end(), {"-x", "c", "-std=gnu99"});
+  for (const std::string& m : archMacros(options.arch)) args.insert(args.end(), {"-D", m});
+  for (const std::string& d : options.defines) args.insert(args.end(), {"-D", d});
+  for (const std::string& i : options.includeDirs) args.insert(args.end(), {"-I", i});
+  for (const char* h : {"tpc-defs.h", "tpc-intrinsics.h", "tpc-special.h"})
+    args.insert(args.end(), {"-include", fmt::format("{}/{}", kHeaderDir, h)});
+  args.push_back(options.input);
+  std::vector<const char*> argv;
+  for (const std::string& a : args) argv.push_back(a.c_str());
+
+  auto diagOpts = llvm::makeIntrusiveRefCnt<clang::DiagnosticOptions>();
+  diagOpts->ShowColors = false;
+  auto* printer = new clang::TextDiagnosticPrinter(llvm::errs(), diagOpts.get());
+  clang::CompilerInstance ci;
+  ci.createDiagnostics(printer, /*ShouldOwnClient=*/true);
+  auto invocation = std::make_shared<clang::CompilerInvocation>();
+  if (!clang::CompilerInvocation::CreateFromArgs(*invocation, argv, ci.getDiagnostics())) return result;
+  invocation->getDiagnosticOpts().ShowColors = false;
+  ci.setInvocation(invocation);
+
+  auto memory = llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>();
+  for (const char* h : {"tpc-defs.h", "tpc-intrinsics.h", "tpc-special.h"})
+    memory->addFile(fmt::format("{}/{}", kHeaderDir, h), 0, llvm::MemoryBuffer::getMemBufferCopy(implicitHeader(h)));
+  auto overlay = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(llvm::vfs::getRealFileSystem());
+  overlay->pushOverlay(memory);
+  ci.createFileManager(overlay);
+
+  CheckingAction action(&context, &result.signature);
+  if (!ci.ExecuteAction(action) || ci.getDiagnostics().hasErrorOccurred()) return result;
+  result.module = action.takeModule();
+  return result;
+}
+
+}  // namespace tpc::cc
