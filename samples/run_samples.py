@@ -66,25 +66,93 @@ def bf16_value(bits):
 
 
 # ------------------------------------------------------------------------------------------ samples
-
-def sample_add_f32(rows, cols):
-    a = [f32(((i * 7) % 23) * 0.25 - 2.0) for i in range(rows * cols)]
-    b = [f32(((i * 5) % 17) * 0.5 - 3.0) for i in range(rows * cols)]
-    want = [f32(x + y) for x, y in zip(a, b)]
-    inputs = [("a.npy", "<f4", a, ""), ("b.npy", "<f4", b, "")]
-    return inputs, ("out.npy", "f32", want), [rows, cols]
+#
+# Each sample builds its inputs and its expected output from a shape. A spec holds: inputs as
+# (file, descr, values, -t suffix), the output as (file, dtype, expected values), scalar arguments, and
+# the index space (None: tpc-sim's default).
 
 
-def sample_relu_bf16(rows, cols):
+def f32_values(n, salt):
+    return [f32(((i * (7 + salt)) % (23 + salt)) * 0.25 - 2.0) for i in range(n)]
+
+
+def spec_add_f32(rows, cols):
+    a, b = f32_values(rows * cols, 0), f32_values(rows * cols, 3)
+    return dict(inputs=[("a.npy", "<f4", a, ""), ("b.npy", "<f4", b, "")],
+                output=("out.npy", "f32", [f32(x + y) for x, y in zip(a, b)]), shape=[rows, cols])
+
+
+def spec_relu_bf16(rows, cols):
     x = [bf16_bits(((i * 37) % 101 - 50) * 0.25) for i in range(rows * cols)]
-    want = [bf16_bits(max(bf16_value(v), 0.0)) for v in x]
-    inputs = [("x.npy", "<u2", x, ":bf16")]
-    return inputs, ("out.npy", "bf16", want), [rows, cols]
+    return dict(inputs=[("x.npy", "<u2", x, ":bf16")],
+                output=("out.npy", "bf16", [bf16_bits(max(bf16_value(v), 0.0)) for v in x]), shape=[rows, cols])
 
 
+def spec_axpy_f32(rows, cols):
+    x, y = f32_values(rows * cols, 1), f32_values(rows * cols, 2)
+    alpha = 1.5
+    return dict(inputs=[("x.npy", "<f4", x, ""), ("y.npy", "<f4", y, "")], scalars=[str(alpha)],
+                output=("y.npy", "f32", [f32(f32(alpha * a) + b) for a, b in zip(x, y)]), shape=[rows, cols],
+                output_is_input=True)
+
+
+def spec_column_sum_f32(rows, cols):
+    x = f32_values(rows * cols, 4)
+    want = []
+    for j in range(cols):
+        s = 0.0
+        for i in range(rows):
+            s = f32(s + x[i * cols + j])
+        want.append(s)
+    return dict(inputs=[("x.npy", "<f4", x, "")], scalars=[str(rows)], output=("out.npy", "f32", want),
+                shape=[rows, cols], out_shape=[1, cols])
+
+
+def spec_leaky_relu_f32(rows, cols):
+    x = f32_values(rows * cols, 5)
+    slope = 0.125
+    return dict(inputs=[("x.npy", "<f4", x, "")], scalars=[str(slope)],
+                output=("out.npy", "f32", [v if v > 0 else f32(slope * v) for v in x]), shape=[rows, cols])
+
+
+def spec_staged_local_f32(rows, cols):
+    x = f32_values(rows * cols, 6)
+    at = lambda r, c: x[r * cols + c] if c < cols else 0.0  # noqa: E731  (reads past the edge give 0)
+    want = []
+    for r in range(rows):
+        for c in range(cols):
+            g, lane = c // 256, c % 64
+            s = 0.0
+            for k in range(4):
+                s = f32(s + at(r, g * 256 + k * 64 + lane))
+            want.append(f32(x[r * cols + c] - f32(s * 0.25)))
+    return dict(inputs=[("x.npy", "<f4", x, "")], output=("out.npy", "f32", want), shape=[rows, cols],
+                index_space=[(cols + 255) // 256, rows])
+
+
+def spec_scale_rows_i32(rows, cols):
+    x = [((i * 13) % 41) - 20 for i in range(rows * cols)]
+    limit = rows // 2 + 1
+    wrap = lambda v: (v + 2**31) % 2**32 - 2**31  # noqa: E731
+    want = [wrap(v * (i // cols % 3 + 1)) if i // cols < limit else wrap(-v) for i, v in enumerate(x)]
+    return dict(inputs=[("x.npy", "<i4", x, "")], scalars=[str(limit)], output=("out.npy", "i32", want),
+                shape=[rows, cols])
+
+
+# (name, source, spec, shape, what)
 SAMPLES = [
-    ("add_f32", "asm/add_f32.s", lambda: sample_add_f32(3, 100), "out = a + b, f32, shape (3, 100)"),
-    ("relu_bf16", "asm/relu_bf16.s", lambda: sample_relu_bf16(5, 300), "out = max(x, 0), bf16, shape (5, 300)"),
+    ("add_f32 (asm)", "asm/add_f32.s", spec_add_f32, (3, 100), "out = a + b, f32"),
+    ("relu_bf16 (asm)", "asm/relu_bf16.s", spec_relu_bf16, (5, 300), "out = max(x, 0), bf16"),
+    ("add_f32", "tpc-c/add_f32.c", spec_add_f32, (3, 100), "out = a + b, f32"),
+    ("relu_bf16", "tpc-c/relu_bf16.c", spec_relu_bf16, (5, 300), "out = max(x, 0), bf16"),
+    ("axpy_f32", "tpc-c/axpy_f32.c", spec_axpy_f32, (4, 130), "y = alpha * x + y, scalar alpha"),
+    ("column_sum_f32", "tpc-c/column_sum_f32.c", spec_column_sum_f32, (7, 150), "sum over rows"),
+    ("leaky_relu_f32", "tpc-c/leaky_relu_predicated_f32.c", spec_leaky_relu_f32, (3, 200),
+     "vector predicate and income"),
+    ("staged_local_f32", "tpc-c/staged_local_f32.c", spec_staged_local_f32, (2, 300),
+     "__local__ vector memory"),
+    ("scale_rows_i32", "tpc-c/scale_rows_branchy_i32.c", spec_scale_rows_i32, (6, 70),
+     "data-dependent branches, i32 % and *"),
 ]
 
 
@@ -95,45 +163,71 @@ def run(cmd, cwd):
     return p.stdout
 
 
+def run_one(tool, name, source, spec, tmp, opt):
+    """Builds the sample (assembles or compiles at -O<opt>), runs it, returns (ok, details)."""
+    obj = os.path.join(tmp, "k.o")
+    if source.endswith(".s"):
+        run([tool("tpc-as"), os.path.join(HERE, source), "-o", obj], tmp)
+    else:
+        run([tool("tpc-clang"), "-O%d" % opt, "-c", os.path.join(HERE, source), "-o", obj], tmp)
+    shape = spec["shape"]
+    cmd = [tool("tpc-sim"), obj, "--strict-hazards", "--json", "stats.json"]
+    out_name, out_type, want = spec["output"]
+    for fname, descr, values, suffix in spec["inputs"]:
+        write_npy(os.path.join(tmp, fname), descr, shape, values)
+        cmd += ["-t", fname + suffix]
+    if not spec.get("output_is_input"):
+        out_shape = spec.get("out_shape", shape)
+        cmd += ["-t", "%s=%s[%s]" % (out_name, out_type, ",".join(str(s) for s in out_shape))]
+    for v in spec.get("scalars", []):
+        cmd += ["-s", v]
+    if spec.get("index_space"):
+        cmd += ["--index-space", ",".join(str(d) for d in spec["index_space"])]
+    run(cmd, tmp)
+    meta, got = read_npy(os.path.join(tmp, out_name))
+    stats = json.load(open(os.path.join(tmp, "stats.json")))
+    bad = [i for i, (g, w) in enumerate(zip(got, want)) if g != w]
+    ok = len(got) == len(want) and not bad
+    return ok, got, want, bad, stats
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--bin", default=os.path.join(HERE, "..", "build", "bin"), help="directory of the SDK tools")
-    ap.add_argument("--quiet", action="store_true", help="print only the summary")
+    ap.add_argument("--quiet", action="store_true", help="print only one line per sample")
     args = ap.parse_args()
     tool = lambda name: os.path.join(os.path.abspath(args.bin), name)  # noqa: E731
 
-    failures = 0
-    for name, source, make, what in SAMPLES:
-        with tempfile.TemporaryDirectory() as tmp:
-            obj = os.path.join(tmp, name + ".o")
-            run([tool("tpc-as"), os.path.join(HERE, source), "-o", obj], tmp)
-            inputs, (out_name, out_type, want), shape = make()
-            cmd = [tool("tpc-sim"), obj, "--strict-hazards", "--json", "stats.json"]
-            for fname, descr, values, suffix in inputs:
-                write_npy(os.path.join(tmp, fname), descr, shape, values)
-                cmd += ["-t", fname + suffix]
-            cmd += ["-t", "%s=%s[%s]" % (out_name, out_type, ",".join(str(s) for s in shape))]
-            run(cmd, tmp)
-            meta, got = read_npy(os.path.join(tmp, out_name))
-            stats = json.load(open(os.path.join(tmp, "stats.json")))
-            bad = [i for i, (g, w) in enumerate(zip(got, want)) if g != w]
-            ok = tuple(meta["shape"]) == tuple(shape) and len(got) == len(want) and not bad
-            failures += not ok
+    passed = failed = 0
+    for name, source, make, shape, what in SAMPLES:
+        levels = [None] if source.endswith(".s") else [0, 2]
+        for opt in levels:
+            label = name if opt is None else "%s -O%d" % (name, opt)
+            spec = make(*shape)
+            with tempfile.TemporaryDirectory() as tmp:
+                try:
+                    ok, got, want, bad, stats = run_one(tool, name, source, spec, tmp, opt)
+                except RuntimeError as e:
+                    ok, got, want, bad, stats = False, [], [], [], None
+                    print("%-24s FAILED  %s" % (label, str(e).strip().splitlines()[0]))
+                    print("\n".join("           " + line for line in str(e).strip().splitlines()[1:6]))
+                    failed += 1
+                    continue
+            passed += ok
+            failed += not ok
             active = [c for c in stats["cores"] if c["bundles"] > 0]
-            print("%-10s %-6s %s" % (name, "ok" if ok else "FAILED", what))
-            if not args.quiet:
-                show = got[:6] if out_type == "f32" else [bf16_value(v) for v in got[:6]]
-                print("           first outputs: %s" % ", ".join("%g" % v for v in show))
-                print("           %d cores active, %d cycles (slowest core), %d bundles, %d stalls" % (
-                    len(active), stats["cycles"], stats["total_bundles"], stats["total_stalls"]))
-                util = active[0]["slot_utilization"] if active else {}
-                print("           core 0 slot utilization: %s" % ", ".join(
-                    "%s %.0f%%" % (k, 100 * v) for k, v in util.items()))
+            print("%-24s %-6s %-40s %3d cores, %6d cycles, %7d bundles" % (
+                label, "ok" if ok else "FAILED", what + " " + str(tuple(shape)), len(active), stats["cycles"],
+                stats["total_bundles"]))
+            if not args.quiet and ok and opt != 0:
+                out_type = spec["output"][1]
+                show = [bf16_value(v) for v in got[:6]] if out_type == "bf16" else got[:6]
+                print("%24s first outputs: %s" % ("", ", ".join("%g" % v for v in show)))
             if bad:
-                print("           %d of %d elements differ; first at %d: got %r, want %r" % (
-                    len(bad), len(want), bad[0], got[bad[0]], want[bad[0]]))
-    print("%d passed, %d failed" % (len(SAMPLES) - failures, failures))
-    return 1 if failures else 0
+                print("%24s %d of %d elements differ; first at %d: got %r, want %r" % (
+                    "", len(bad), len(want), bad[0], got[bad[0]], want[bad[0]]))
+    print("%d passed, %d failed" % (passed, failed))
+    return 1 if failed else 0
 
 
 if __name__ == "__main__":

@@ -1,0 +1,16 @@
+// out = a + b over 2-D f32 tensors. Each index-space point is one 64-lane vector of one row.
+void main(tensor a, tensor b, tensor out)
+{
+    const int5 start = get_index_space_offset();
+    const int5 end = start + get_index_space_size();
+    int5 c = 0;
+    for (int row = start[1]; row < end[1]; row++) {
+        c[1] = row;
+        for (int col = start[0] * 64; col < end[0] * 64; col += 64) {
+            c[0] = col;
+            float64 x = v_f32_ld_tnsr_b(c, a);
+            float64 y = v_f32_ld_tnsr_b(c, b);
+            v_f32_st_tnsr(c, out, x + y);
+        }
+    }
+}
