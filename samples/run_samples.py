@@ -153,6 +153,10 @@ SAMPLES = [
      "__local__ vector memory"),
     ("scale_rows_i32", "tpc-c/scale_rows_branchy_i32.c", spec_scale_rows_i32, (6, 70),
      "data-dependent branches, i32 % and *"),
+    # The same sources compiled as C++ (-x c++), as the vendor's compiler allows.
+    ("axpy_f32 c++", "tpc-c/axpy_f32.c", spec_axpy_f32, (4, 130), "y = alpha * x + y, as C++", ["-x", "c++"]),
+    ("staged_local_f32 c++", "tpc-c/staged_local_f32.c", spec_staged_local_f32, (2, 300), "__local__, as C++",
+     ["-x", "c++"]),
 ]
 
 
@@ -163,13 +167,13 @@ def run(cmd, cwd):
     return p.stdout
 
 
-def run_one(tool, name, source, spec, tmp, opt):
+def run_one(tool, name, source, spec, tmp, opt, flags):
     """Builds the sample (assembles or compiles at -O<opt>), runs it, returns (ok, details)."""
     obj = os.path.join(tmp, "k.o")
     if source.endswith(".s"):
         run([tool("tpc-as"), os.path.join(HERE, source), "-o", obj], tmp)
     else:
-        run([tool("tpc-clang"), "-O%d" % opt, "-c", os.path.join(HERE, source), "-o", obj], tmp)
+        run([tool("tpc-clang"), "-O%d" % opt] + flags + ["-c", os.path.join(HERE, source), "-o", obj], tmp)
     shape = spec["shape"]
     cmd = [tool("tpc-sim"), obj, "--strict-hazards", "--json", "stats.json"]
     out_name, out_type, want = spec["output"]
@@ -199,14 +203,15 @@ def main():
     tool = lambda name: os.path.join(os.path.abspath(args.bin), name)  # noqa: E731
 
     passed = failed = 0
-    for name, source, make, shape, what in SAMPLES:
+    for name, source, make, shape, what, *rest in SAMPLES:
+        flags = rest[0] if rest else []
         levels = [None] if source.endswith(".s") else [0, 2]
         for opt in levels:
             label = name if opt is None else "%s -O%d" % (name, opt)
             spec = make(*shape)
             with tempfile.TemporaryDirectory() as tmp:
                 try:
-                    ok, got, want, bad, stats = run_one(tool, name, source, spec, tmp, opt)
+                    ok, got, want, bad, stats = run_one(tool, name, source, spec, tmp, opt, flags)
                 except RuntimeError as e:
                     ok, got, want, bad, stats = False, [], [], [], None
                     print("%-24s FAILED  %s" % (label, str(e).strip().splitlines()[0]))

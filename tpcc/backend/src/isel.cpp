@@ -161,7 +161,10 @@ class Selector {
   }
 
   [[noreturn]] void unsupported(const llvm::Value& v, const std::string& what) {
-    throw CodegenError(fmt::format("{} is not supported by the TPC backend ({})", what, describe(v)), loc_);
+    std::string ir = describe(v);
+    while (!ir.empty() && ir.front() == ' ') ir.erase(ir.begin());
+    if (ir.size() > 100) ir = ir.substr(0, 97) + "...";
+    throw CodegenError(fmt::format("{} is not supported by the TPC backend (IR: {})", what, ir), loc_);
   }
 
   MInst& emit(MInst mi, int block = -1) {
@@ -211,7 +214,9 @@ class Selector {
   const std::vector<Reg>& regs(llvm::Value* v) {
     auto it = values_.find(v);
     if (it != values_.end()) return it->second;
-    if (tensorIndex_.count(v)) unsupported(*v, "a tensor used as a value (tensors are only intrinsic arguments)");
+    if (tensorIndex_.count(v))
+      throw CodegenError(fmt::format("tensor '{}' is used as a value: pass tensor parameters to intrinsics directly",
+                                     v->getName().str()), loc_);
     if (auto* c = dyn_cast<llvm::Constant>(v)) {
       // Constants are materialized where they are used; not cached, since the block differs.
       scratch_ = {materialize(c)};
@@ -806,7 +811,7 @@ class Selector {
         return;
       }
     }
-    unsupported(sv, "this lane shuffle");
+    unsupported(sv, "reading one lane of a vector, or rearranging lanes,");
   }
 
   void extractValue(llvm::ExtractValueInst& ev) {

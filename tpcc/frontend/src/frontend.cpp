@@ -61,8 +61,6 @@ class KernelChecker : public clang::ASTConsumer, public clang::RecursiveASTVisit
     if (!fromUser(vd->getLocation())) return true;
     clang::QualType t = vd->getType();
     if (isDouble(t)) error(vd->getLocation(), "'double' is not supported on TPC: use float");
-    if (t->isVariableArrayType())
-      error(vd->getLocation(), "variable-length arrays are not supported on TPC: use a constant size");
     if (t->isFunctionPointerType()) error(vd->getLocation(), "function pointers are not supported on TPC");
     return true;
   }
@@ -290,6 +288,8 @@ FrontendResult compileSource(const FrontendOptions& options, llvm::LLVMContext& 
   if (!clang::CompilerInvocation::CreateFromArgs(*invocation, argv, ci.getDiagnostics())) return result;
   invocation->getDiagnosticOpts().ShowColors = false;
   ci.setInvocation(invocation);
+  // Diagnostics again, now with the invocation's options (error limit, no colours).
+  ci.createDiagnostics(new clang::TextDiagnosticPrinter(llvm::errs(), &invocation->getDiagnosticOpts()), true);
 
   auto memory = llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>();
   for (const char* h : {"tpc-defs.h", "tpc-intrinsics.h", "tpc-special.h"})

@@ -1,0 +1,2 @@
+// expect: error: no kernel entry
+static float helper(float x) { return x; }
