@@ -1,10 +1,13 @@
-// Register allocation: liveness by data flow over blocks, one live interval per virtual register (its
-// first to last live point in layout order), and a linear scan per register file. A copy's destination
-// prefers its source's register, so most copies from PHIs and tied operands disappear; otherwise the
-// register freed longest ago is taken, which leaves the scheduler fewer false dependencies.
+// Register allocation by graph colouring, one register file at a time.
+//
+// Liveness is computed per instruction; two virtual registers interfere when one is defined where the
+// other is live (a copy's destination does not interfere with its source). Copies are coalesced when the
+// Briggs test says the merged node stays colourable, which removes most copies from PHIs and tied
+// operands, including around loop back edges. Colouring is Chaitin's simplify/select with optimistic
+// pushes; among free colours the search starts after the last one handed out, spreading values over the
+// file so that the scheduler meets fewer false dependencies.
 #include <algorithm>
-#include <deque>
-#include <map>
+#include <numeric>
 
 #include <fmt/format.h>
 
@@ -15,13 +18,6 @@ namespace tpc::cc {
 namespace {
 
 constexpr int kFiles = 8;
-
-struct Interval {
-  int start = INT32_MAX, end = -1;
-  int physical = -1;
-  int hint = -1;  // virtual register of the copy source, when this one is a copy's destination
-  int precolor = -1;
-};
 
 // Registers the allocator may hand out.
 std::vector<int> allocatable(RegFile f) {
@@ -40,7 +36,265 @@ template <class F> void forEachRead(const MInst& mi, F f) {
   if (mi.dstIsRead && mi.dst.valid()) f(mi.dst);
 }
 
-int fileIndex(RegFile f) { return static_cast<int>(f); }
+bool isVirtual(const Reg& r) { return r.valid() && !r.physical; }
+
+// A dense bit set.
+class Bits {
+ public:
+  explicit Bits(size_t n = 0) : w_((n + 63) / 64) {}
+  void set(size_t i) { w_[i >> 6] |= uint64_t{1} << (i & 63); }
+  void reset(size_t i) { w_[i >> 6] &= ~(uint64_t{1} << (i & 63)); }
+  bool test(size_t i) const { return (w_[i >> 6] >> (i & 63)) & 1u; }
+  bool operator==(const Bits& o) const { return w_ == o.w_; }
+  void orWith(const Bits& o) {
+    for (size_t k = 0; k < w_.size(); ++k) w_[k] |= o.w_[k];
+  }
+  template <class F> void forEach(F f) const {
+    for (size_t k = 0; k < w_.size(); ++k)
+      for (uint64_t m = w_[k]; m; m &= m - 1) f(k * 64 + static_cast<size_t>(__builtin_ctzll(m)));
+  }
+
+ private:
+  std::vector<uint64_t> w_;
+};
+
+// Allocation of one register file.
+class FileAllocator {
+ public:
+  FileAllocator(MFunction& mf, RegFile file) : mf_(mf), file_(file), n_(mf.numVirtual[static_cast<int>(file)]) {
+    adj_.assign(n_, Bits(n_));
+    neighbours_.assign(n_, {});
+    parent_.resize(n_);
+    std::iota(parent_.begin(), parent_.end(), 0u);
+    precolor_.assign(n_, -1);
+    for (auto& [r, phys] : mf.precolored)
+      if (r.file == file) precolor_[r.id] = static_cast<int>(phys);
+    regs_ = allocatable(file);
+    k_ = static_cast<int>(regs_.size());
+  }
+
+  void run() {
+    if (n_ == 0) return;
+    buildInterference();
+    coalesce();
+    colour();
+    rewrite();
+  }
+
+ private:
+  bool mine(const Reg& r) const { return isVirtual(r) && r.file == file_; }
+
+  void addEdge(uint32_t a, uint32_t b) {
+    if (a == b || adj_[a].test(b)) return;
+    adj_[a].set(b);
+    adj_[b].set(a);
+    neighbours_[a].push_back(b);
+    neighbours_[b].push_back(a);
+  }
+
+  void buildInterference() {
+    const size_t nb = mf_.blocks.size();
+    std::vector<Bits> use(nb, Bits(n_)), def(nb, Bits(n_)), liveIn(nb, Bits(n_)), liveOut(nb, Bits(n_));
+    for (size_t b = 0; b < nb; ++b) {
+      const MBlock& blk = mf_.blocks[b];
+      for (const MInst& mi : blk.insts) {
+        forEachRead(mi, [&](const Reg& r) {
+          if (mine(r) && !def[b].test(r.id)) use[b].set(r.id);
+        });
+        if (mine(mi.dst)) def[b].set(mi.dst.id);
+      }
+      if (mine(blk.condPred) && !def[b].test(blk.condPred.id)) use[b].set(blk.condPred.id);
+    }
+    for (bool changed = true; changed;) {
+      changed = false;
+      for (size_t i = nb; i-- > 0;) {
+        const MBlock& blk = mf_.blocks[i];
+        Bits out(n_);
+        for (int s : {blk.condTarget, blk.next})
+          if (s >= 0) out.orWith(liveIn[static_cast<size_t>(s)]);
+        Bits in = out;
+        def[i].forEach([&](size_t v) { in.reset(v); });
+        in.orWith(use[i]);
+        if (!(in == liveIn[i]) || !(out == liveOut[i])) {
+          liveIn[i] = std::move(in);
+          liveOut[i] = std::move(out);
+          changed = true;
+        }
+      }
+    }
+    // Backward walk per block: a definition interferes with everything live after it.
+    for (size_t b = 0; b < nb; ++b) {
+      const MBlock& blk = mf_.blocks[b];
+      Bits live = liveOut[b];
+      if (mine(blk.condPred)) live.set(blk.condPred.id);
+      for (size_t k = blk.insts.size(); k-- > 0;) {
+        const MInst& mi = blk.insts[k];
+        if (mine(mi.dst)) {
+          uint32_t d = mi.dst.id;
+          bool copyFromMine = mi.copy && !mi.pred.valid() && mi.src[0].isReg() && mine(mi.src[0].reg);
+          live.forEach([&](size_t v) {
+            if (copyFromMine && v == mi.src[0].reg.id) return;  // a copy's sides may share a register
+            addEdge(d, static_cast<uint32_t>(v));
+          });
+          if (copyFromMine) copies_.emplace_back(d, mi.src[0].reg.id);
+          live.reset(d);
+        }
+        forEachRead(mi, [&](const Reg& r) {
+          if (mine(r)) live.set(r.id);
+        });
+      }
+      // Values live on entry to the kernel (parameters) are all alive together.
+      if (b == 0) {
+        std::vector<uint32_t> in;
+        live.forEach([&](size_t v) { in.push_back(static_cast<uint32_t>(v)); });
+        for (size_t i = 0; i < in.size(); ++i)
+          for (size_t j = i + 1; j < in.size(); ++j) addEdge(in[i], in[j]);
+      }
+    }
+  }
+
+  uint32_t find(uint32_t v) {
+    while (parent_[v] != v) v = parent_[v] = parent_[parent_[v]];
+    return v;
+  }
+
+  // Degree of a merged node: its distinct representative neighbours.
+  std::vector<uint32_t> repNeighbours(uint32_t r) {
+    std::vector<uint32_t> out;
+    for (uint32_t m : members_(r))
+      for (uint32_t v : neighbours_[m]) out.push_back(find(v));
+    std::sort(out.begin(), out.end());
+    out.erase(std::unique(out.begin(), out.end()), out.end());
+    return out;
+  }
+
+  std::vector<uint32_t> members_(uint32_t r) {
+    std::vector<uint32_t> m;
+    for (uint32_t v : groups_[r]) m.push_back(v);
+    return m;
+  }
+
+  bool interfere(uint32_t a, uint32_t b) {
+    for (uint32_t x : groups_[a])
+      for (uint32_t y : groups_[b])
+        if (adj_[x].test(y)) return true;
+    return false;
+  }
+
+  void coalesce() {
+    groups_.assign(n_, {});
+    for (uint32_t v = 0; v < n_; ++v) groups_[v] = {v};
+    for (auto [d, s] : copies_) {
+      uint32_t a = find(d), b = find(s);
+      if (a == b) continue;
+      int pa = precolor_[a], pb = precolor_[b];
+      if (pa >= 0 && pb >= 0 && pa != pb) continue;
+      if (interfere(a, b)) continue;
+      // Briggs: the merged node has fewer than K neighbours of degree >= K.
+      std::vector<uint32_t> na = repNeighbours(a), nbv = repNeighbours(b), all;
+      std::set_union(na.begin(), na.end(), nbv.begin(), nbv.end(), std::back_inserter(all));
+      int significant = 0;
+      for (uint32_t x : all)
+        if (x != a && x != b && static_cast<int>(repNeighbours(x).size()) >= k_) ++significant;
+      if (significant >= k_) continue;
+      // Merge b into a.
+      parent_[b] = a;
+      groups_[a].insert(groups_[a].end(), groups_[b].begin(), groups_[b].end());
+      groups_[b].clear();
+      if (pb >= 0) precolor_[a] = pb;
+    }
+  }
+
+  void colour() {
+    std::vector<uint32_t> reps;
+    for (uint32_t v = 0; v < n_; ++v)
+      if (find(v) == v) reps.push_back(v);
+    std::vector<std::vector<uint32_t>> nb(n_);
+    std::vector<int> degree(n_, 0);
+    for (uint32_t r : reps) {
+      nb[r] = repNeighbours(r);
+      degree[r] = static_cast<int>(nb[r].size());
+    }
+    // Simplify: remove nodes of degree < K first; when none is left, the one of largest degree.
+    std::vector<bool> removed(n_, false);
+    std::vector<uint32_t> stack;
+    size_t remaining = reps.size();
+    while (remaining > 0) {
+      int pick = -1;
+      for (uint32_t r : reps) {
+        if (removed[r] || precolor_[r] >= 0) continue;
+        if (degree[r] < k_) {
+          pick = static_cast<int>(r);
+          break;
+        }
+      }
+      if (pick < 0) {
+        for (uint32_t r : reps)
+          if (!removed[r] && precolor_[r] < 0 && (pick < 0 || degree[r] > degree[static_cast<size_t>(pick)]))
+            pick = static_cast<int>(r);
+      }
+      if (pick < 0) break;  // only precoloured nodes are left
+      removed[static_cast<size_t>(pick)] = true;
+      --remaining;
+      stack.push_back(static_cast<uint32_t>(pick));
+      for (uint32_t x : nb[static_cast<size_t>(pick)]) --degree[x];
+    }
+    colour_.assign(n_, -1);
+    for (uint32_t r : reps)
+      if (precolor_[r] >= 0) colour_[r] = precolor_[r];
+    size_t next = 0;
+    for (size_t i = stack.size(); i-- > 0;) {
+      uint32_t r = stack[i];
+      std::vector<bool> taken(static_cast<size_t>(isa::regFileSize(file_)), false);
+      for (uint32_t x : nb[r])
+        if (colour_[x] >= 0) taken[static_cast<size_t>(colour_[x])] = true;
+      int chosen = -1;
+      for (size_t t = 0; t < regs_.size() && chosen < 0; ++t) {
+        int c = regs_[(next + t) % regs_.size()];
+        if (!taken[static_cast<size_t>(c)]) {
+          chosen = c;
+          next = (next + t + 1) % regs_.size();
+        }
+      }
+      if (chosen < 0)
+        throw CodegenError(fmt::format("the kernel needs more {} registers than the core has ({}) at one point; "
+                                       "simplify the code or split the kernel (spilling is not implemented yet)",
+                                       isa::regFilePrefix(file_), regs_.size()));
+      colour_[r] = chosen;
+    }
+  }
+
+  void rewrite() {
+    auto map = [&](Reg& r) {
+      if (!mine(r)) return;
+      int c = colour_[find(r.id)];
+      if (c < 0) c = regs_.front();  // never live
+      r = Reg{file_, static_cast<uint32_t>(c), true};
+    };
+    for (MBlock& b : mf_.blocks) {
+      for (MInst& mi : b.insts) {
+        map(mi.dst);
+        for (MOperand& o : mi.src)
+          if (o.isReg()) map(o.reg);
+        map(mi.pred);
+      }
+      map(b.condPred);
+    }
+  }
+
+  MFunction& mf_;
+  RegFile file_;
+  uint32_t n_;
+  std::vector<Bits> adj_;
+  std::vector<std::vector<uint32_t>> neighbours_;
+  std::vector<std::pair<uint32_t, uint32_t>> copies_;
+  std::vector<uint32_t> parent_;
+  std::vector<std::vector<uint32_t>> groups_;
+  std::vector<int> precolor_;
+  std::vector<int> colour_;
+  std::vector<int> regs_;
+  int k_;
+};
 
 }  // namespace
 
@@ -77,151 +331,20 @@ void legalizeImmediates(MFunction& mf) {
 }
 
 void allocateRegisters(MFunction& mf) {
-  // Dense numbering of virtual registers over all files.
-  std::array<uint32_t, kFiles> base{};
-  uint32_t total = 0;
-  for (int f = 0; f < kFiles; ++f) {
-    base[f] = total;
-    total += mf.numVirtual[f];
-  }
-  auto key = [&](const Reg& r) { return base[fileIndex(r.file)] + r.id; };
-  auto isVirtual = [](const Reg& r) { return r.valid() && !r.physical; };
-
-  const size_t nb = mf.blocks.size();
-  std::vector<int> blockStart(nb), blockEnd(nb);
-  // Positions: each instruction i of the layout reads at 2i and writes at 2i+1; the block end (its
-  // branch condition) comes after its last instruction.
-  int pos = 0;
-  for (size_t b = 0; b < nb; ++b) {
-    blockStart[b] = pos;
-    pos += 2 * static_cast<int>(mf.blocks[b].insts.size());
-    blockEnd[b] = pos;
-    pos += 2;
-  }
-
-  // Liveness.
-  std::vector<std::vector<bool>> use(nb, std::vector<bool>(total)), def(nb, std::vector<bool>(total));
-  for (size_t b = 0; b < nb; ++b) {
-    const MBlock& blk = mf.blocks[b];
-    for (const MInst& mi : blk.insts) {
-      forEachRead(mi, [&](const Reg& r) {
-        if (isVirtual(r) && !def[b][key(r)]) use[b][key(r)] = true;
-      });
-      if (isVirtual(mi.dst)) def[b][key(mi.dst)] = true;
-    }
-    if (isVirtual(blk.condPred) && !def[b][key(blk.condPred)]) use[b][key(blk.condPred)] = true;
-  }
-  std::vector<std::vector<bool>> liveIn(nb, std::vector<bool>(total)), liveOut(nb, std::vector<bool>(total));
-  for (bool changed = true; changed;) {
-    changed = false;
-    for (size_t i = nb; i-- > 0;) {
-      const MBlock& blk = mf.blocks[i];
-      std::vector<bool> out(total);
-      for (int s : {blk.condTarget, blk.next})
-        if (s >= 0)
-          for (uint32_t v = 0; v < total; ++v) out[v] = out[v] || liveIn[static_cast<size_t>(s)][v];
-      std::vector<bool> in(total);
-      for (uint32_t v = 0; v < total; ++v) in[v] = use[i][v] || (out[v] && !def[i][v]);
-      if (in != liveIn[i] || out != liveOut[i]) {
-        liveIn[i] = std::move(in);
-        liveOut[i] = std::move(out);
-        changed = true;
-      }
-    }
-  }
-
-  // Intervals.
-  std::vector<Interval> iv(total);
-  auto touch = [&](uint32_t k, int p) {
-    iv[k].start = std::min(iv[k].start, p);
-    iv[k].end = std::max(iv[k].end, p);
-  };
-  for (size_t b = 0; b < nb; ++b) {
-    for (uint32_t v = 0; v < total; ++v) {
-      if (liveIn[b][v]) touch(v, blockStart[b]);
-      if (liveOut[b][v]) touch(v, blockEnd[b]);
-    }
-    int p = blockStart[b];
-    for (const MInst& mi : mf.blocks[b].insts) {
-      forEachRead(mi, [&](const Reg& r) {
-        if (isVirtual(r)) touch(key(r), p);
-      });
-      if (isVirtual(mi.dst)) {
-        touch(key(mi.dst), p + 1);
-        if (mi.copy && mi.src[0].isReg() && isVirtual(mi.src[0].reg) && mi.src[0].reg.file == mi.dst.file)
-          iv[key(mi.dst)].hint = static_cast<int>(key(mi.src[0].reg));
-      }
-      p += 2;
-    }
-    if (isVirtual(mf.blocks[b].condPred)) touch(key(mf.blocks[b].condPred), blockEnd[b]);
-  }
-  for (auto& [r, phys] : mf.precolored) {
-    iv[key(r)].precolor = static_cast<int>(phys);
-    iv[key(r)].start = 0;
-    iv[key(r)].end = std::max(iv[key(r)].end, 0);
-  }
-
-  // Linear scan per file.
-  for (int f = 0; f < kFiles; ++f) {
+  for (int f = 1; f < kFiles; ++f) {
     auto file = static_cast<RegFile>(f);
-    if (mf.numVirtual[f] == 0) continue;
-    std::vector<uint32_t> order;
-    for (uint32_t v = base[f]; v < base[f] + mf.numVirtual[f]; ++v)
-      if (iv[v].end >= 0) order.push_back(v);
-    std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
-      if (iv[a].start != iv[b].start) return iv[a].start < iv[b].start;
-      return iv[a].precolor > iv[b].precolor;  // precolored first
-    });
-    std::deque<int> freeRegs;
-    for (int r : allocatable(file)) freeRegs.push_back(r);
-    std::vector<uint32_t> active;
-    for (uint32_t v : order) {
-      // Expire intervals that ended before this one starts.
-      for (auto it = active.begin(); it != active.end();) {
-        if (iv[*it].end < iv[v].start) {
-          freeRegs.push_back(iv[*it].physical);
-          it = active.erase(it);
-        } else {
-          ++it;
-        }
-      }
-      int want = iv[v].precolor >= 0 ? iv[v].precolor : (iv[v].hint >= 0 ? iv[static_cast<size_t>(iv[v].hint)].physical : -1);
-      auto it = want >= 0 ? std::find(freeRegs.begin(), freeRegs.end(), want) : freeRegs.end();
-      if (iv[v].precolor >= 0 && it == freeRegs.end())
-        throw CodegenError(fmt::format("internal: register {}{} is not free for a parameter",
-                                       isa::regFilePrefix(file), want));
-      if (it == freeRegs.end()) {
-        if (freeRegs.empty())
-          throw CodegenError(fmt::format("the kernel needs more {} registers than the core has ({}); simplify the "
-                                         "code or split the kernel (spilling is not implemented yet)",
-                                         isa::regFilePrefix(file), allocatable(file).size()));
-        it = freeRegs.begin();
-      }
-      iv[v].physical = *it;
-      freeRegs.erase(it);
-      active.push_back(v);
-    }
+    if (file == RegFile::Imm) continue;
+    FileAllocator(mf, file).run();
   }
-
-  // Rewrite with physical registers; drop copies that became moves onto themselves.
-  auto rewrite = [&](Reg& r) {
-    if (!isVirtual(r)) return;
-    int p = iv[key(r)].physical;
-    if (p < 0) p = allocatable(r.file).front();  // never live: any register will do
-    r = Reg{r.file, static_cast<uint32_t>(p), true};
-  };
+  // Copies whose sides got the same register disappear.
   for (MBlock& b : mf.blocks) {
     std::vector<MInst> kept;
-    for (MInst mi : b.insts) {
-      rewrite(mi.dst);
-      for (MOperand& o : mi.src)
-        if (o.isReg()) rewrite(o.reg);
-      rewrite(mi.pred);
+    kept.reserve(b.insts.size());
+    for (MInst& mi : b.insts) {
       if (mi.copy && mi.src[0].isReg() && mi.src[0].reg == mi.dst && !mi.pred.valid()) continue;
       kept.push_back(mi);
     }
     b.insts = std::move(kept);
-    rewrite(b.condPred);
   }
 }
 
