@@ -10,6 +10,11 @@
 
 namespace tpc::sim {
 
+namespace {
+std::span<const uint8_t> watchedBytes(Core& c, const Watch& w);
+void rememberWatched(Core& c, Watch& w);
+}  // namespace
+
 std::string Fault::describe() const {
   std::string s = fmt::format("core {}: fault at 0x{:x}", core, address);
   if (!where.empty()) s += fmt::format(" ({})", where);
@@ -42,7 +47,8 @@ void Core::reset(const IndexBox& box, std::span<const uint32_t> scalarParams) {
     r.i[isa::kIndexSpaceSizeReg][k] = static_cast<int32_t>(box.size[k]);
   }
   box_ = box;
-  for (Watch& w : watches_) w.last.clear();
+  skipBreakpointOnce_ = false;
+  for (Watch& w : watches_) rememberWatched(*this, w);
 }
 
 void Core::setBreakpoint(uint32_t address, bool enabled) {
@@ -57,7 +63,7 @@ void Core::clearBreakpoints() {
 }
 
 int Core::addWatch(Watch w) {
-  w.last.clear();
+  rememberWatched(*this, w);
   watches_.push_back(std::move(w));
   watchActive_.push_back(true);
   return static_cast<int>(watches_.size()) - 1;
@@ -109,6 +115,41 @@ StopReason Core::raise(std::string message) {
 
 namespace {
 
+// The bytes a watch looks at now; empty when its range lies outside the memory.
+std::span<const uint8_t> watchedBytes(Core& c, const Watch& w) {
+  const RegisterFile& r = c.r;
+  auto bytesOf = [](const auto& x) { return std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(&x), sizeof x); };
+  switch (w.space) {
+    case Watch::Space::Register:
+      switch (w.file) {
+        case isa::RegFile::V: return bytesOf(r.v[w.index].bytes);
+        case isa::RegFile::S: return bytesOf(r.s[w.index]);
+        case isa::RegFile::I: return bytesOf(r.i[w.index]);
+        case isa::RegFile::SP: return bytesOf(r.sp[w.index]);
+        case isa::RegFile::VP: return bytesOf(r.vp[w.index]);
+        case isa::RegFile::AD: return bytesOf(r.ad[w.index]);
+        default: return {};
+      }
+    case Watch::Space::ScalarLocal:
+      if (w.address + w.bytes <= c.scalarLocal().size()) return c.scalarLocal().subspan(w.address, w.bytes);
+      return {};
+    case Watch::Space::VectorLocal:
+      if (w.address + w.bytes <= c.vectorLocal().size()) return c.vectorLocal().subspan(w.address, w.bytes);
+      return {};
+    case Watch::Space::Global:
+      if (c.global().contains(w.address, w.bytes)) return {c.global().hostPtr(w.address), w.bytes};
+      return {};
+  }
+  return {};
+}
+
+// A watch compares against the value at the time it is set (or at the last reset), so that the very first
+// bundle that changes it stops the run.
+void rememberWatched(Core& c, Watch& w) {
+  std::span<const uint8_t> now = watchedBytes(c, w);
+  w.last.assign(now.begin(), now.end());
+}
+
 std::string regName(uint16_t id) {
   auto file = static_cast<isa::RegFile>(id / kRegIdsPerFile);
   return fmt::format("{}{}", isa::regFilePrefix(file), id % kRegIdsPerFile);
@@ -131,13 +172,20 @@ template <bool kSlow> StopReason Core::runLoop(bool single) {
   const uint64_t penalty = static_cast<uint64_t>(env_.arch->branchPenalty);
   const uint64_t maxCycles = env_.maxCycles;
   const bool strict = env_.strictHazards;
+  // A run that resumes from a breakpoint, and a single step, run the bundle at pc even if it has a
+  // breakpoint; any other run stops before it (a breakpoint at the entry stops the first run).
+  const bool resuming = single || skipBreakpointOnce_;
+  skipBreakpointOnce_ = false;
   bool first = true;
   try {
     for (;;) {
       if (pc_ >= n) return raise("execution ran past the end of the code (no halt)");
       if constexpr (kSlow) {
         // A breakpoint stops before its bundle runs; resuming from it runs that bundle.
-        if (anyBreakpoint_ && breakpoints_[pc_] && !first) return StopReason::Breakpoint;
+        if (anyBreakpoint_ && breakpoints_[pc_] && !(first && resuming)) {
+          skipBreakpointOnce_ = true;
+          return StopReason::Breakpoint;
+        }
       }
       first = false;
       const DecodedBundle& b = prog.bundle(pc_);
@@ -252,37 +300,14 @@ bool Core::checkWatches() {
   for (size_t k = 0; k < watches_.size(); ++k) {
     if (!watchActive_[k]) continue;
     Watch& w = watches_[k];
-    const uint8_t* p = nullptr;
-    size_t bytes = w.bytes;
-    switch (w.space) {
-      case Watch::Space::Register:
-        switch (w.file) {
-          case isa::RegFile::V: p = r.v[w.index].bytes; bytes = sizeof(VReg); break;
-          case isa::RegFile::S: p = reinterpret_cast<const uint8_t*>(&r.s[w.index]); bytes = 4; break;
-          case isa::RegFile::I: p = reinterpret_cast<const uint8_t*>(&r.i[w.index]); bytes = sizeof(IReg); break;
-          case isa::RegFile::SP: p = &r.sp[w.index]; bytes = 1; break;
-          case isa::RegFile::VP: p = reinterpret_cast<const uint8_t*>(&r.vp[w.index]); bytes = sizeof(VPReg); break;
-          case isa::RegFile::AD: p = reinterpret_cast<const uint8_t*>(&r.ad[w.index]); bytes = 8; break;
-          default: break;
-        }
-        break;
-      case Watch::Space::ScalarLocal:
-        if (w.address + w.bytes <= slm_.size()) p = slm_.data() + w.address;
-        break;
-      case Watch::Space::VectorLocal:
-        if (w.address + w.bytes <= vlm_.size()) p = vlm_.data() + w.address;
-        break;
-      case Watch::Space::Global:
-        if (env_.global->contains(w.address, w.bytes)) p = env_.global->hostPtr(w.address);
-        break;
-    }
-    if (!p) continue;
-    if (w.last.size() != bytes) {
-      w.last.assign(p, p + bytes);  // first look: remember the value
+    std::span<const uint8_t> now = watchedBytes(*this, w);
+    if (now.empty()) continue;
+    if (w.last.size() != now.size()) {
+      w.last.assign(now.begin(), now.end());  // first look: remember the value
       continue;
     }
-    if (std::memcmp(w.last.data(), p, bytes) != 0) {
-      w.last.assign(p, p + bytes);
+    if (std::memcmp(w.last.data(), now.data(), now.size()) != 0) {
+      w.last.assign(now.begin(), now.end());
       if (!hit) lastWatchHit_ = static_cast<int>(k);
       hit = true;
     }

@@ -15,6 +15,7 @@ namespace {
 using isa::RegFile;
 
 bool isRegister(RegFile f) { return f != RegFile::None && f != RegFile::Imm; }
+bool isSp0(const isa::Operand& o) { return o.file == RegFile::SP && o.index == 0; }
 
 DecodedSlot predecodeSlot(const isa::SlotInsn& insn) {
   const isa::InsnInfo& info = insn.info();
@@ -25,6 +26,9 @@ DecodedSlot predecodeSlot(const isa::SlotInsn& insn) {
   d.sw = insn.sw;
   d.dstFile = insn.dst.file;
   d.dst = insn.dst.index;
+  // SP0 always reads true: a write to it goes to a scratch register that nothing reads. Only the SPU slot
+  // writes scalar predicates, so staging (at most two copies per bundle) never reaches the last scratch one.
+  if (isSp0(insn.dst)) d.dst = static_cast<uint8_t>(isa::kNumSPRegs + kScratchRegs - 1);
   for (int i = 0; i < 4; ++i) {
     d.srcFile[i] = insn.src[i].file;
     d.src[i] = insn.src[i].index;
@@ -54,7 +58,7 @@ SlotAccess accessOf(const isa::SlotInsn& insn) {
     RegFile pf = insn.predVector ? RegFile::VP : RegFile::SP;
     if (!(pf == RegFile::SP && insn.predIndex == 0)) a.reads.emplace_back(pf, insn.predIndex);
   }
-  if (isRegister(insn.dst.file)) {
+  if (isRegister(insn.dst.file) && !isSp0(insn.dst)) {
     a.write = std::make_pair(insn.dst.file, insn.dst.index);
     if ((info.flags & isa::F_READS_DST) || insn.predVector) a.reads.emplace_back(insn.dst.file, insn.dst.index);
   }

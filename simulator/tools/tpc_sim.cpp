@@ -25,6 +25,7 @@ struct Args {
   std::string arch;
   int cores = 0, threads = 0;
   std::string indexSpace;
+  bool indexSpaceGiven = false;  // an empty --index-space '' is an error, not the default
   std::vector<std::string> tensors, scalars;
   bool stats = false, strict = false;
   std::string json, trace;
@@ -132,8 +133,8 @@ int run(const Args& a) {
     scalars.push_back(tpc::sim::parseScalarArgument(a.scalars[k], scalarParams[k]->scalarType));
 
   std::vector<bool> stored = tpc::sim::tensorsStoredTo(program, static_cast<int>(tensors.size()));
-  tpc::sim::Dims5 space = a.indexSpace.empty() ? tpc::sim::defaultIndexSpace(tensors, stored)
-                                               : parseIndexSpace(a.indexSpace);
+  tpc::sim::Dims5 space = !a.indexSpaceGiven ? tpc::sim::defaultIndexSpace(tensors, stored)
+                                             : parseIndexSpace(a.indexSpace);
 
   tpc::sim::LaunchOptions opt;
   opt.arch = arch;
@@ -199,17 +200,20 @@ int main(int argc, char** argv) {
   app.add_option("--arch", a.arch, "gaudi, gaudi2 or gaudi3 (default: the object's)");
   app.add_option("--cores", a.cores, "simulated cores (default: the architecture's count)")->check(CLI::Range(1, 4096));
   app.add_option("--threads", a.threads, "host threads (default: all)")->check(CLI::Range(1, 1024));
-  app.add_option("--index-space", a.indexSpace, "index space D0,D1,D2,D3,D4 (default: from the first stored tensor)");
+  auto* indexSpaceOpt =
+      app.add_option("--index-space", a.indexSpace, "index space D0,D1,D2,D3,D4 (default: from the first stored tensor)");
   app.add_option("-t", a.tensors,
                  "tensor argument, in parameter order: FILE.npy, FILE.npy:DTYPE, or FILE.npy=DTYPE[S0,S1,...] to create");
   app.add_option("-s", a.scalars, "scalar argument, in parameter order, parsed by the parameter's type");
   app.add_flag("--stats", a.stats, "print per-core cycles, stalls and slot utilization");
   app.add_option("--json", a.json, "write the statistics as JSON");
   app.add_option("--trace", a.trace, "write one line per executed bundle");
-  app.add_option("--max-cycles", a.maxCycles, "fault when a core runs this many cycles");
+  app.add_option("--max-cycles", a.maxCycles, "fault when a core runs this many cycles")
+      ->check(CLI::NonNegativeNumber);  // a negative value would wrap around to no limit
   app.add_flag("--strict-hazards", a.strict, "fault on reading a register whose write is in flight, instead of stalling");
   try {
     app.parse(argc, argv);
+    a.indexSpaceGiven = indexSpaceOpt->count() > 0;
   } catch (const CLI::ParseError& e) {
     int code = app.exit(e);
     return code == 0 ? 0 : 1;

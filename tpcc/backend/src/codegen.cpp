@@ -8,11 +8,25 @@
 #include <llvm/IR/PassManager.h>
 #include <llvm/Passes/OptimizationLevel.h>
 #include <llvm/Passes/PassBuilder.h>
+#include <llvm/Support/CommandLine.h>
 #include <llvm/Support/raw_ostream.h>
 #include <llvm/Transforms/Scalar/SROA.h>
 #include <llvm/Transforms/Utils/BreakCriticalEdges.h>
 #include <llvm/Transforms/Utils/LowerSwitch.h>
 #include <llvm/Transforms/Utils/Mem2Reg.h>
+#include <llvm/Analysis/AssumptionCache.h>
+#include <llvm/Analysis/LoopInfo.h>
+#include <llvm/Analysis/ScalarEvolution.h>
+#include <llvm/Analysis/ScalarEvolutionExpressions.h>
+#include <llvm/Analysis/TargetLibraryInfo.h>
+#include <llvm/IR/Dominators.h>
+#include <llvm/IR/IRBuilder.h>
+#include <llvm/TargetParser/Triple.h>
+#include <llvm/Transforms/Utils/ScalarEvolutionExpander.h>
+#include <llvm/Transforms/InstCombine/InstCombine.h>
+#include <llvm/Transforms/Scalar/EarlyCSE.h>
+#include <llvm/Transforms/Scalar/LoopUnrollPass.h>
+#include <llvm/Transforms/Scalar/SimplifyCFG.h>
 
 #include "tpc/cc/passes.h"
 
@@ -25,7 +39,97 @@ llvm::Function* findEntry(llvm::Module& module) {
   return nullptr;
 }
 
-void optimizeModule(llvm::Module& module, int optLevel) {
+namespace {
+
+// Marks innermost loops that a hardware `loop` can run: a single block (plus the empty block the back
+// edge was split into), one exit from that block, a trip count SCEV can compute, and no loop-header value
+// used after the loop. The trip count is computed in the preheader and handed to a marker call that
+// instruction selection turns into the `loop` instruction; the body follows the preheader in the layout
+// and the exit follows the body.
+void formHardwareLoops(llvm::Function& f) {
+  llvm::DominatorTree dt(f);
+  llvm::LoopInfo li(dt);
+  llvm::TargetLibraryInfoImpl tlii(llvm::Triple(f.getParent()->getTargetTriple()));
+  llvm::TargetLibraryInfo tli(tlii);
+  llvm::AssumptionCache ac(f);
+  llvm::ScalarEvolution se(f, tli, ac, dt, li);
+  llvm::LLVMContext& ctx = f.getContext();
+  llvm::Type* i32 = llvm::Type::getInt32Ty(ctx);
+  llvm::FunctionCallee marker =
+      f.getParent()->getOrInsertFunction(kHardwareLoopMarker, llvm::Type::getVoidTy(ctx), i32);
+  for (llvm::Loop* loop : li.getLoopsInPreorder()) {
+    if (!loop->isInnermost()) continue;
+    llvm::BasicBlock* header = loop->getHeader();
+    llvm::BasicBlock* pre = loop->getLoopPreheader();
+    llvm::BasicBlock* latch = loop->getLoopLatch();
+    llvm::BasicBlock* exit = loop->getExitBlock();
+    if (!pre || !latch || !exit || loop->getExitingBlock() != header) continue;
+    if (latch != header && (loop->getNumBlocks() != 2 || latch->size() != 1)) continue;
+    auto* br = llvm::dyn_cast<llvm::BranchInst>(header->getTerminator());
+    if (!br || !br->isConditional()) continue;
+    // A PHI's register is overwritten by the back-edge copies at the end of each iteration, so its value
+    // after the loop would be the next iteration's; other values keep the last iteration's.
+    bool phiUsedOutside = false;
+    for (llvm::PHINode& phi : header->phis())
+      for (llvm::User* u : phi.users())
+        if (auto* ui = llvm::dyn_cast<llvm::Instruction>(u); ui && !loop->contains(ui)) phiUsedOutside = true;
+    if (phiUsedOutside) continue;
+    const llvm::SCEV* taken = se.getBackedgeTakenCount(loop);
+    if (std::getenv("TPC_DEBUG_HWLOOP")) {
+      llvm::errs() << "hwloop candidate " << header->getName() << ": backedge-taken count ";
+      taken->print(llvm::errs());
+      llvm::errs() << "\n";
+    }
+    if (llvm::isa<llvm::SCEVCouldNotCompute>(taken) || se.getTypeSizeInBits(taken->getType()) > 32) continue;
+    const llvm::SCEV* trips = se.getAddExpr(se.getTruncateOrZeroExtend(taken, i32), se.getOne(i32));
+    llvm::SCEVExpander expander(se, f.getParent()->getDataLayout(), "tpc.trips");
+    llvm::Value* count = expander.expandCodeFor(trips, i32, pre->getTerminator());
+    llvm::IRBuilder<> b(pre->getTerminator());
+    b.CreateCall(marker, {count});
+    header->moveAfter(pre);
+    exit->moveAfter(header);
+  }
+}
+
+}  // namespace
+
+// Asks LLVM's unroller to unroll innermost loops `count` times, unless the source says otherwise.
+void requestUnrolling(llvm::Function& f, unsigned count) {
+  llvm::DominatorTree dt(f);
+  llvm::LoopInfo li(dt);
+  llvm::LLVMContext& ctx = f.getContext();
+  for (llvm::Loop* loop : li.getLoopsInPreorder()) {
+    if (!loop->isInnermost()) continue;
+    if (llvm::findOptionMDForLoop(loop, "llvm.loop.unroll.count") || llvm::findOptionMDForLoop(loop, "llvm.loop.unroll.disable") ||
+        llvm::findOptionMDForLoop(loop, "llvm.loop.unroll.full") || llvm::findOptionMDForLoop(loop, "llvm.loop.unroll.enable"))
+      continue;
+    llvm::SmallVector<llvm::Metadata*, 4> ops;
+    ops.push_back(nullptr);  // self reference
+    if (llvm::MDNode* id = loop->getLoopID())
+      for (unsigned k = 1; k < id->getNumOperands(); ++k) ops.push_back(id->getOperand(k));
+    ops.push_back(llvm::MDNode::get(ctx, {llvm::MDString::get(ctx, "llvm.loop.unroll.count"),
+                                          llvm::ConstantAsMetadata::get(llvm::ConstantInt::get(llvm::Type::getInt32Ty(ctx), count))}));
+    llvm::MDNode* id = llvm::MDNode::getDistinct(ctx, ops);
+    id->replaceOperandWith(0, id);
+    loop->setLoopID(id);
+  }
+}
+
+// The unroller's remainder goes after the unrolled loop (an epilogue), whose exit then counts iterations:
+// a trip count scalar evolution computes, so the loop can become a hardware loop.
+void preferUnrollEpilogue() {
+  static bool done = [] {
+    auto& options = llvm::cl::getRegisteredOptions();
+    // As if given on the command line: the unroller consults the option only when it occurred.
+    if (auto it = options.find("unroll-runtime-epilog"); it != options.end())
+      it->second->addOccurrence(1, "unroll-runtime-epilog", "true");
+    return true;
+  }();
+  (void)done;
+}
+
+void optimizeModule(llvm::Module& module, int optLevel, int unrollCount) {
+  preferUnrollEpilogue();
   llvm::Function* entry = findEntry(module);
   // Helper functions exist only inlined into the kernel.
   for (llvm::Function& f : module) {
@@ -60,6 +164,17 @@ void optimizeModule(llvm::Module& module, int optLevel) {
                                                                                 : optLevel == 3 ? llvm::OptimizationLevel::O3
                                                                                                 : llvm::OptimizationLevel::O2);
   llvm::FunctionPassManager fpm;
+  if (optLevel > 0 && unrollCount > 1) {
+    // The standard pipeline has simplified the loops; unroll the innermost ones now and clean up.
+    mpm.run(module, mam);
+    mpm = llvm::ModulePassManager();
+    mam.clear();
+    if (entry) requestUnrolling(*entry, static_cast<unsigned>(unrollCount));
+    fpm.addPass(llvm::LoopUnrollPass(llvm::LoopUnrollOptions(optLevel)));
+    fpm.addPass(llvm::InstCombinePass());
+    fpm.addPass(llvm::EarlyCSEPass());
+    fpm.addPass(llvm::SimplifyCFGPass());
+  }
   if (optLevel == 0) {
     fpm.addPass(llvm::SROAPass(llvm::SROAOptions::ModifyCFG));
     fpm.addPass(llvm::PromotePass());
@@ -68,6 +183,8 @@ void optimizeModule(llvm::Module& module, int optLevel) {
   fpm.addPass(llvm::BreakCriticalEdgesPass());
   mpm.addPass(llvm::createModuleToFunctionPassAdaptor(std::move(fpm)));
   mpm.run(module, mam);
+
+  if (entry && optLevel > 0) formHardwareLoops(*entry);
 
   // What is left besides the entry was inlined everywhere.
   std::vector<llvm::Function*> dead;

@@ -19,6 +19,7 @@
 #include <llvm/IR/Module.h>
 #include <llvm/Support/raw_ostream.h>
 
+#include "tpc/cc/codegen.h"
 #include "tpc/isa/intrinsics.h"
 
 namespace tpc::cc {
@@ -64,7 +65,18 @@ std::optional<DType> scalarDType(llvm::Type* t) {
   if (t->isIntegerTy(32)) return DType::I32;
   if (t->isIntegerTy(16)) return DType::I16;
   if (t->isIntegerTy(8)) return DType::I8;
+  // Other widths (from LLVM's own transformations, e.g. i3 remainder counters) live in 32 bits,
+  // sign-extended from their width.
+  if (t->isIntegerTy() && t->getIntegerBitWidth() > 1 && t->getIntegerBitWidth() < 32) return DType::I32;
   return std::nullopt;
+}
+
+// Integer widths the instructions handle natively; others need explicit extension.
+bool oddWidth(llvm::Type* t) {
+  if (auto* vt = llvm::dyn_cast<llvm::VectorType>(t)) t = vt->getElementType();
+  if (!t->isIntegerTy()) return false;
+  unsigned w = t->getIntegerBitWidth();
+  return w != 1 && w != 8 && w != 16 && w != 32;
 }
 
 std::optional<TypeClass> classify(llvm::Type* t) {
@@ -436,8 +448,29 @@ class Selector {
     emit(mi, block);
   }
 
+  // Re-establishes the sign extension of an odd-width integer in r.
+  void signExtendInPlace(Reg r, unsigned width) {
+    for (InsnId op : {InsnId::SpuShl, InsnId::SpuShr}) {
+      MInst m = make(op, DType::I32, r);
+      m.src[0] = MOperand::ofReg(r);
+      m.src[1] = MOperand::ofImm(32 - width);
+      emit(m);
+    }
+  }
+
+  // The zero extension of an odd-width integer, for unsigned operations.
+  Reg zeroExtended(llvm::Value* v) {
+    Reg r = newReg(RegFile::S);
+    MInst m = make(InsnId::SpuAnd, DType::I32, r);
+    m.src[0] = MOperand::ofReg(reg(v));
+    m.src[1] = MOperand::ofImm((1u << v->getType()->getIntegerBitWidth()) - 1u);
+    emit(m);
+    return r;
+  }
+
   void binary(llvm::BinaryOperator& bo) {
     using Op = llvm::Instruction::BinaryOps;
+    if (oddWidth(bo.getType())) return oddWidthBinary(bo);
     TypeClass tc = classOf(bo);
     bool vector = tc.file == RegFile::V;
     if (tc.file != RegFile::S && !vector) {
@@ -484,6 +517,39 @@ class Selector {
     mi.src[0] = MOperand::ofReg(vector ? regAsVector(a) : reg(a));
     mi.src[1] = operand(b, info.kinds[2]);
     emit(mi);
+  }
+
+  // Arithmetic on an odd-width integer: in 32 bits on extended operands, then sign-extended again.
+  void oddWidthBinary(llvm::BinaryOperator& bo) {
+    using Op = llvm::Instruction::BinaryOps;
+    if (bo.getType()->isVectorTy()) unsupported(bo, "vectors of this integer width");
+    unsigned w = bo.getType()->getIntegerBitWidth();
+    bool unsignedOp = bo.getOpcode() == Op::LShr || bo.getOpcode() == Op::UDiv || bo.getOpcode() == Op::URem;
+    InsnId op;
+    switch (bo.getOpcode()) {
+      case Op::Add: op = InsnId::SpuAdd; break;
+      case Op::Sub: op = InsnId::SpuSub; break;
+      case Op::Mul: op = InsnId::SpuMul; break;
+      case Op::And: op = InsnId::SpuAnd; break;
+      case Op::Or: op = InsnId::SpuOr; break;
+      case Op::Xor: op = InsnId::SpuXor; break;
+      case Op::Shl: op = InsnId::SpuShl; break;
+      case Op::LShr: case Op::AShr: op = InsnId::SpuShr; break;
+      case Op::UDiv: op = InsnId::SpuUdiv; break;
+      case Op::URem: op = InsnId::SpuUrem; break;
+      default: unsupported(bo, "this operation on an integer of this width");
+    }
+    Reg a = unsignedOp ? zeroExtended(bo.getOperand(0)) : reg(bo.getOperand(0));
+    MOperand b = unsignedOp && !isa<llvm::Constant>(bo.getOperand(1))
+                     ? MOperand::ofReg(zeroExtended(bo.getOperand(1)))
+                     : operand(bo.getOperand(1), isa::kindBit(RegFile::S) | isa::kindBit(RegFile::Imm));
+    if (b.isImm() && unsignedOp) b.imm &= (1u << w) - 1u;
+    Reg dst = reg(&bo);
+    MInst m = make(op, unsignedOp ? DType::U32 : DType::I32, dst);
+    m.src[0] = MOperand::ofReg(a);
+    m.src[1] = b;
+    emit(m);
+    signExtendInPlace(dst, w);
   }
 
   // a / b and a % b on signed integers through the unsigned divider: |a| / |b|, negated when the signs
@@ -635,6 +701,13 @@ class Selector {
     MInst mi = make(op, dt, out);
     mi.src[0] = MOperand::ofReg(vector ? regAsVector(a) : reg(a));
     mi.src[1] = operand(b, info.kinds[2]);
+    if (oddWidth(a->getType()) && cmp.isUnsigned()) {
+      // Unsigned order of values kept sign-extended: compare their zero extensions.
+      unsigned w = a->getType()->getIntegerBitWidth();
+      mi.src[0] = MOperand::ofReg(zeroExtended(a));
+      if (mi.src[1].isImm()) mi.src[1].imm &= (1u << w) - 1u;
+      else mi.src[1] = MOperand::ofReg(zeroExtended(b));
+    }
     emit(mi);
     if (negate) {
       MInst n = make(vector ? InsnId::VpuVpNot : InsnId::SpuSpNot, DType::F32, dst);
@@ -714,9 +787,10 @@ class Selector {
         } else {
           MInst m = make(InsnId::SpuAnd, DType::I32, dst);
           m.src[0] = MOperand::ofReg(reg(src));
-          m.src[1] = MOperand::ofImm(from->getIntegerBitWidth() == 8 ? 0xffu : 0xffffu);
+          m.src[1] = MOperand::ofImm((1u << from->getIntegerBitWidth()) - 1u);
           emit(m);
         }
+        if (oddWidth(to)) signExtendInPlace(dst, to->getIntegerBitWidth());
         return;
       case Op::Trunc: {
         if (tc->file == RegFile::SP) {
@@ -732,6 +806,11 @@ class Selector {
           return;
         }
         if (tc->file != RegFile::S) unsupported(cast, "this truncation");
+        if (oddWidth(to)) {
+          emitCopy(dst, reg(src));
+          signExtendInPlace(dst, to->getIntegerBitWidth());
+          return;
+        }
         MInst m = make(InsnId::SpuMov, tc->dtype, dst);  // re-extends the low bits
         m.src[0] = MOperand::ofReg(reg(src));
         emit(m);
@@ -779,7 +858,19 @@ class Selector {
     if (!vc || vc->file != RegFile::I || !idx) unsupported(ie, "writing one lane of a vector");
     Reg dst = reg(&ie);
     llvm::Value* base = ie.getOperand(0);
-    if (!isa<llvm::UndefValue>(base)) emitCopy(dst, reg(base));
+    // Inserting over the same lane as the insert we build on: start from that insert's base instead, so
+    // that successive coordinate updates (unrolled iterations) do not wait for each other.
+    while (auto* inner = dyn_cast<llvm::InsertElementInst>(base)) {
+      auto* innerIdx = dyn_cast<llvm::ConstantInt>(inner->getOperand(2));
+      if (!innerIdx || innerIdx->getZExtValue() != idx->getZExtValue()) break;
+      base = inner->getOperand(0);
+    }
+    if (!isa<llvm::UndefValue>(base)) {
+      // Not coalescable: updated coordinates in a register of their own let unrolled iterations overlap
+      // instead of waiting for each other's reads of one index register.
+      emitCopy(dst, reg(base));
+      mf_.blocks[static_cast<size_t>(cur_)].insts.back().copy = false;
+    }
     MInst m = make(InsnId::SpuIMov, DType::I32, dst);
     m.src[0] = sourceFor(ie.getOperand(1), isa::kindBit(RegFile::S) | isa::kindBit(RegFile::Imm));
     m.sw = isa::switchField(isa::SwitchField::DimMask).set(0, 1u << idx->getZExtValue());
@@ -995,6 +1086,40 @@ class Selector {
   void branch(llvm::BranchInst& br) {
     MBlock& b = mf_.blocks[static_cast<size_t>(cur_)];
     b.endLoc = loc_;
+    if (auto it = loopCount_.find(cur_); it != loopCount_.end() && br.isUnconditional()) {
+      // Preheader of a hardware loop: `loop` with a zero start, the trip count and step 1.
+      int body = blockIndex_.at(br.getSuccessor(0));
+      b.next = body;
+      b.loopBody = body;
+      b.loopCount = it->second;
+      b.loopZero = newReg(RegFile::S);
+      b.loopIter = newReg(RegFile::S);
+      MInst zero = make(InsnId::SpuMov, DType::I32, b.loopZero);
+      zero.src[0] = MOperand::ofImm(0);
+      emit(zero);
+      loopBodies_[body] = b.loopIter;
+      return;
+    }
+    if (auto it = loopBodies_.find(cur_); it != loopBodies_.end() && br.isConditional()) {
+      // The body of a hardware loop: the core repeats it; leaving it falls through to the exit.
+      llvm::BasicBlock* self = br.getParent();
+      int inLoop = -1, out = -1;
+      for (int k = 0; k < 2; ++k) {
+        llvm::BasicBlock* s = br.getSuccessor(static_cast<unsigned>(k));
+        bool backEdge = s == self || (s->size() == 1 && s->getSingleSuccessor() == self);
+        (backEdge ? inLoop : out) = blockIndex_.at(s);
+      }
+      if (inLoop >= 0 && out >= 0) {
+        b.next = out;
+        b.bodyIter = it->second;
+        if (inLoop != cur_) {
+          mf_.blocks[static_cast<size_t>(inLoop)].dead = true;
+          for (llvm::BasicBlock* s : llvm::successors(self))
+            if (blockIndex_.at(s) == inLoop) backEdgeBlock_[s] = cur_;
+        }
+        return;
+      }
+    }
     if (br.isUnconditional()) {
       b.next = blockIndex_.at(br.getSuccessor(0));
       return;
@@ -1024,6 +1149,10 @@ class Selector {
     if (!callee) unsupported(call, "a call through a pointer");
     if (auto* ii = dyn_cast<llvm::IntrinsicInst>(&call)) return llvmIntrinsic(*ii);
     llvm::StringRef name = callee->getName();
+    if (name == kHardwareLoopMarker) {
+      loopCount_[cur_] = reg(call.getArgOperand(0));
+      return;
+    }
     if (!name.starts_with(isa::kBuiltinPrefix.data()))
       throw CodegenError(fmt::format("call to '{}' cannot be compiled: TPC code calls only intrinsics and "
                                      "functions that are inlined", name.str()), loc_);
@@ -1174,6 +1303,8 @@ class Selector {
       if (phis.empty()) continue;
       for (llvm::BasicBlock* pred : llvm::predecessors(&bb)) {
         int p = blockIndex_.at(pred);
+        // The copies of a hardware loop's back edge go at the end of the body itself.
+        if (auto it = backEdgeBlock_.find(pred); it != backEdgeBlock_.end()) p = it->second;
         int saved = cur_;
         cur_ = p;
         std::vector<std::vector<Reg>> temps;
@@ -1206,6 +1337,9 @@ class Selector {
   std::unordered_map<const llvm::GlobalVariable*, uint32_t> localOffsets_;
   std::unordered_map<const llvm::Value*, uint32_t> allocaAddress_;
   std::vector<Reg> scratch_;
+  std::unordered_map<int, Reg> loopCount_;                       // preheader -> trip count
+  std::unordered_map<int, Reg> loopBodies_;                      // body -> iterator
+  std::unordered_map<const llvm::BasicBlock*, int> backEdgeBlock_;  // dead back-edge block -> body
   int cur_ = 0;
   SourceLoc loc_;
 };

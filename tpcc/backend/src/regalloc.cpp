@@ -103,7 +103,9 @@ class FileAllocator {
         });
         if (mine(mi.dst)) def[b].set(mi.dst.id);
       }
-      if (mine(blk.condPred) && !def[b].test(blk.condPred.id)) use[b].set(blk.condPred.id);
+      for (const Reg* r : {&blk.condPred, &blk.loopCount, &blk.loopZero, &blk.bodyIter})
+        if (mine(*r) && !def[b].test(r->id)) use[b].set(r->id);
+      if (mine(blk.loopIter)) def[b].set(blk.loopIter.id);
     }
     for (bool changed = true; changed;) {
       changed = false;
@@ -126,7 +128,13 @@ class FileAllocator {
     for (size_t b = 0; b < nb; ++b) {
       const MBlock& blk = mf_.blocks[b];
       Bits live = liveOut[b];
-      if (mine(blk.condPred)) live.set(blk.condPred.id);
+      // The block's end: a hardware loop's `loop` writes the iterator and reads the count and zero.
+      if (mine(blk.loopIter)) {
+        live.forEach([&](size_t v) { addEdge(blk.loopIter.id, static_cast<uint32_t>(v)); });
+        live.reset(blk.loopIter.id);
+      }
+      for (const Reg* r : {&blk.condPred, &blk.loopCount, &blk.loopZero, &blk.bodyIter})
+        if (mine(*r)) live.set(r->id);
       for (size_t k = blk.insts.size(); k-- > 0;) {
         const MInst& mi = blk.insts[k];
         if (mine(mi.dst)) {
@@ -279,6 +287,10 @@ class FileAllocator {
         map(mi.pred);
       }
       map(b.condPred);
+      map(b.loopCount);
+      map(b.loopZero);
+      map(b.loopIter);
+      map(b.bodyIter);
     }
   }
 

@@ -39,7 +39,7 @@ bool isStore(InsnId op) { return isa::insnInfo(op).slot == isa::Slot::Store; }
 // One instruction to place: a machine instruction or a block-ending jump/halt.
 struct Node {
   MInst inst;
-  int targetBlock = -1;  // jmpr
+  int targetBlock = -1;  // jmpr: target; loop: the body, whose last bundle ends the loop
   bool terminator = false;
   std::vector<std::pair<int, int>> preds;  // (node, minimum distance)
   int height = 0;
@@ -104,7 +104,26 @@ BlockSchedule scheduleBlock(const MFunction& mf, int index, int nextInLayout) {
     bs.nodes.push_back(n);
   };
   if (blk.condTarget >= 0) addJump(blk.condTarget, blk.condPred, blk.condNegate);
-  if (blk.next == -1) {
+  if (blk.loopBody >= 0) {
+    if (blk.next != nextInLayout || blk.loopBody != nextInLayout)
+      throw CodegenError("internal: a hardware loop body must follow its preheader");
+    Node n;
+    n.inst.op = InsnId::SpuLoop;
+    n.inst.dtype = DType::I32;
+    n.inst.dst = blk.loopIter;
+    n.inst.src[0] = MOperand::ofReg(blk.loopZero);
+    n.inst.src[1] = MOperand::ofReg(blk.loopCount);
+    n.inst.src[2] = MOperand::ofImm(1);
+    n.inst.loc = blk.endLoc;
+    n.targetBlock = blk.loopBody;
+    n.terminator = true;
+    bs.nodes.push_back(n);
+  }
+  if (blk.bodyIter.valid() && blk.next != nextInLayout)
+    throw CodegenError("internal: a hardware loop's exit must follow its body");
+  if (blk.loopBody >= 0) {
+    // falls through into the loop body
+  } else if (blk.next == -1) {
     Node n;
     n.inst.op = InsnId::SpuHalt;
     n.inst.loc = blk.endLoc;
@@ -118,8 +137,9 @@ BlockSchedule scheduleBlock(const MFunction& mf, int index, int nextInLayout) {
   // Dependences.
   std::map<uint32_t, int> lastWrite;
   std::map<uint32_t, std::vector<int>> readsSinceWrite;
-  std::map<Memory, int> lastStore;
-  std::map<Memory, std::vector<int>> loadsSinceStore;
+  // Memory is tracked per tensor (distinct tensors are distinct memory), local and global memory whole.
+  std::map<std::pair<Memory, uint32_t>, int> lastStore;
+  std::map<std::pair<Memory, uint32_t>, std::vector<int>> loadsSinceStore;
   for (int j = 0; j < body; ++j) {
     Node& node = bs.nodes[static_cast<size_t>(j)];
     const MInst& mi = node.inst;
@@ -137,8 +157,9 @@ BlockSchedule scheduleBlock(const MFunction& mf, int index, int nextInLayout) {
       lastWrite[k] = j;
       readsSinceWrite[k].clear();
     }
-    Memory m = memoryOf(mi.op);
-    if (m != Memory::None) {
+    Memory kind = memoryOf(mi.op);
+    if (kind != Memory::None) {
+      auto m = std::make_pair(kind, kind == Memory::Tensor ? isa::switchField(isa::SwitchField::Tensor).get(mi.sw) : 0u);
       if (auto it = lastStore.find(m); it != lastStore.end()) node.preds.emplace_back(it->second, 1);
       if (isStore(mi.op)) {
         for (int l : loadsSinceStore[m]) node.preds.emplace_back(l, 0);
@@ -153,9 +174,10 @@ BlockSchedule scheduleBlock(const MFunction& mf, int index, int nextInLayout) {
   for (int j = body; j < n; ++j) {
     Node& t = bs.nodes[static_cast<size_t>(j)];
     for (int i = 0; i < j; ++i) t.preds.emplace_back(i, i >= body ? 1 : 0);
-    if (t.inst.pred.valid())
-      if (auto it = lastWrite.find(regKey(t.inst.pred)); it != lastWrite.end())
+    forEachRead(t.inst, [&](const Reg& r) {
+      if (auto it = lastWrite.find(regKey(r)); it != lastWrite.end())
         t.preds.emplace_back(it->second, latency(bs.nodes[static_cast<size_t>(it->second)].inst));
+    });
   }
   // Priorities: longest latency path to the end.
   std::vector<std::vector<std::pair<int, int>>> succs(static_cast<size_t>(n));
@@ -228,9 +250,19 @@ std::vector<ScheduledBundle> scheduleFunction(const MFunction& mf, const isa::Ar
   std::vector<BlockSchedule> schedules;
   std::vector<uint32_t> blockAddress(static_cast<size_t>(nb) + 1);
   uint32_t address = 0;
+  // Dead blocks produce no code; the layout successor of a block is the next live one.
+  std::vector<int> nextLive(static_cast<size_t>(nb), -2);
+  for (int b = nb - 1, n = -2; b >= 0; --b) {
+    nextLive[static_cast<size_t>(b)] = n;
+    if (!mf.blocks[static_cast<size_t>(b)].dead) n = b;
+  }
   for (int b = 0; b < nb; ++b) {
     blockAddress[static_cast<size_t>(b)] = address;
-    schedules.push_back(scheduleBlock(mf, b, b + 1 < nb ? b + 1 : -2));
+    if (mf.blocks[static_cast<size_t>(b)].dead) {
+      schedules.emplace_back();
+      continue;
+    }
+    schedules.push_back(scheduleBlock(mf, b, nextLive[static_cast<size_t>(b)]));
     address += static_cast<uint32_t>(schedules.back().bundles.size() * isa::kBundleBytes);
   }
   blockAddress[static_cast<size_t>(nb)] = address;
@@ -247,6 +279,12 @@ std::vector<ScheduledBundle> scheduleFunction(const MFunction& mf, const isa::Ar
         const Node& node = bs.nodes[static_cast<size_t>(j)];
         uint32_t target = node.targetBlock >= 0 ? blockAddress[static_cast<size_t>(node.targetBlock)] : 0;
         isa::SlotInsn slot = toSlot(node.inst, target);
+        if (node.inst.op == InsnId::SpuLoop) {
+          // The loop ends with the last bundle of its body.
+          uint32_t end = blockAddress[static_cast<size_t>(node.targetBlock) + 1] - static_cast<uint32_t>(isa::kBundleBytes);
+          slot.setField(isa::SwitchField::LoopEnd, end);
+          slot.setField(isa::SwitchField::LoopCmp, static_cast<uint32_t>(isa::LoopCmp::Lt));
+        }
         std::string why = isa::validateSlot(slot);
         if (!why.empty())
           throw CodegenError(fmt::format("internal: invalid instruction '{}': {}", isa::formatSlot(slot), why),

@@ -17,7 +17,13 @@ namespace tpc::cc {
 // Inlines every function into the kernel entry and runs O2 without the vectorizers (or, at -O0, only
 // what code generation needs: inlining and promotion of locals to registers); then lowers switches and
 // splits critical edges for instruction selection.
-void optimizeModule(llvm::Module& module, int optLevel);
+// Innermost loops without an unroll pragma are unrolled `unrollCount` times (with a remainder loop when
+// the trip count is unknown), as `#pragma unroll(N)` would: independent iterations in one block give the
+// scheduler work to overlap.
+void optimizeModule(llvm::Module& module, int optLevel, int unrollCount = 8);
+
+// The call that marks a preheader of a hardware loop, with the loop's trip count (see formHardwareLoops).
+inline constexpr const char* kHardwareLoopMarker = "__tpc_hwloop";
 
 // The kernel entry: `main` (C), or the C++ function named main.
 llvm::Function* findEntry(llvm::Module& module);

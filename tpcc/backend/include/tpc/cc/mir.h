@@ -60,6 +60,14 @@ struct MBlock {
   bool condNegate = false;
   int next = -1;
   SourceLoc endLoc;
+
+  // A preheader of a hardware loop ends with `loop loopIter, loopZero, loopCount, 1` running block
+  // loopBody (which follows it) loopCount times.
+  int loopBody = -1;
+  Reg loopCount, loopZero, loopIter;
+  // A hardware loop body: the iterator the core updates at its end stays allocated through it.
+  Reg bodyIter;
+  bool dead = false;  // never reached (the back-edge block of a hardware loop): no code
 };
 
 struct MFunction {
