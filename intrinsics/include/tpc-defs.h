@@ -21,7 +21,9 @@ typedef unsigned char uint8_t;
 #define _BFloat16 __bf16
 typedef __bf16 bf16;
 typedef __bf16 bfloat;
-typedef _Float16 half;
+#if !defined(__gaudi__)
+typedef _Float16 half;  // no f16 on the first Gaudi
+#endif
 
 // 2048-bit vectors.
 typedef float __attribute__((ext_vector_type(64))) float64;
@@ -32,7 +34,9 @@ typedef unsigned short __attribute__((ext_vector_type(128))) ushort128;
 typedef char __attribute__((ext_vector_type(256))) char256;
 typedef unsigned char __attribute__((ext_vector_type(256))) uchar256;
 typedef __bf16 __attribute__((ext_vector_type(128))) bfloat128;
+#if !defined(__gaudi__)
 typedef _Float16 __attribute__((ext_vector_type(128))) half128;
+#endif
 
 // Index-space coordinates (an index register).
 typedef int __attribute__((ext_vector_type(5))) int5;
@@ -49,7 +53,9 @@ TPC_PAIR(float64_pair_t, float64, float64)
 TPC_PAIR(int64_pair_t, int64, int64)
 TPC_PAIR(uint64_pair_t, uint64, uint64)
 TPC_PAIR(bfloat128_pair_t, bfloat128, bfloat128)
+#if !defined(__gaudi__)
 TPC_PAIR(half128_pair_t, half128, half128)
+#endif
 TPC_PAIR(short128_pair_t, short128, short128)
 TPC_PAIR(ushort128_pair_t, ushort128, ushort128)
 TPC_PAIR(char256_pair_t, char256, char256)
@@ -65,7 +71,9 @@ typedef float64_pair_t float128;
 typedef int64_pair_t int128;
 typedef uint64_pair_t uint128;
 typedef bfloat128_pair_t bfloat256;
+#if !defined(__gaudi__)
 typedef half128_pair_t half256;
+#endif
 typedef short128_pair_t short256;
 typedef ushort128_pair_t ushort256;
 typedef char256_pair_t char512;
@@ -86,7 +94,9 @@ typedef struct _uint256 { uint64 v1, v2, v3, v4; } uint256;
 #define as_char256(x) __builtin_bit_cast(char256, (x))
 #define as_uchar256(x) __builtin_bit_cast(uchar256, (x))
 #define as_bfloat128(x) __builtin_bit_cast(bfloat128, (x))
+#if !defined(__gaudi__)
 #define as_half128(x) __builtin_bit_cast(half128, (x))
+#endif
 
 // Address spaces: __local__ is the core's local memory (scalar or vector by element type), __global__
 // global memory.

@@ -1,5 +1,6 @@
 #include "tpc/sim/kernel_binding.h"
 
+#include <cctype>
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
@@ -42,9 +43,13 @@ uint32_t parseScalarArgument(const std::string& text, DType t) {
     return sem::convertFloat(bits, sem::kF32, t == DType::BF16 ? sem::kBF16 : sem::kF16, isa::RoundingMode::RHNE, 0,
                              false);
   }
+  // Decimal, or hexadecimal with 0x; a leading zero does not mean octal.
   errno = 0;
   char* end = nullptr;
-  long long v = std::strtoll(text.c_str(), &end, 0);
+  bool hex = text.size() > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X');
+  bool negHex = text.size() > 3 && text[0] == '-' && text[1] == '0' && (text[2] == 'x' || text[2] == 'X');
+  if (std::isspace(static_cast<unsigned char>(text[0]))) throw bad("not an integer");
+  long long v = std::strtoll(text.c_str(), &end, hex || negHex ? 16 : 10);
   if (end != text.c_str() + text.size() || errno == ERANGE) throw bad("not an integer");
   long long lo = 0, hi = 0;
   switch (t) {

@@ -67,7 +67,7 @@ SlotAccess accessOf(const isa::SlotInsn& insn) {
 
 }  // namespace
 
-bool Program::load(std::span<const uint8_t> text, std::string* error) {
+bool Program::load(std::span<const uint8_t> text, std::string* error, const isa::ArchInfo* arch) {
   if (text.size() % isa::kBundleBytes) {
     *error = fmt::format("code size {} is not a multiple of the {}-byte bundle", text.size(), isa::kBundleBytes);
     return false;
@@ -95,6 +95,15 @@ bool Program::load(std::span<const uint8_t> text, std::string* error) {
       }
       access[s] = accessOf(insn);
       const isa::InsnInfo& info = insn.info();
+      if (arch && info.hasDType()) {
+        auto lacks = [&](DType t) { return !((arch->types >> static_cast<unsigned>(t)) & 1u); };
+        DType second = static_cast<DType>(insn.field(isa::SwitchField::Dt2));
+        if (lacks(insn.dtype) || ((info.flags & isa::F_DT2) && lacks(second))) {
+          *error = fmt::format("bundle at 0x{:x}: '{}' uses a data type that {} does not support", address,
+                               isa::formatSlot(insn), arch->name);
+          return false;
+        }
+      }
       if (info.flags & (isa::F_BRANCH | isa::F_LOOP | isa::F_HALT)) db.hasControl = true;
       if (info.flags & isa::F_BRANCH) {
         if (insn.imm / isa::kBundleBytes >= n) {

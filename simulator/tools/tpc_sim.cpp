@@ -105,7 +105,7 @@ int run(const Args& a) {
 
   tpc::sim::Program program;
   std::string why;
-  if (!program.load(o.text, &why)) throw UserError(fmt::format("{}: {}", a.kernel, why));
+  if (!program.load(o.text, &why, arch)) throw UserError(fmt::format("{}: {}", a.kernel, why));
 
   // Parameters in source order: tensors take -t arguments, scalars -s arguments, each in order.
   std::vector<const tpc::obj::Param*> tensorParams, scalarParams;

@@ -273,14 +273,14 @@ void expectCompiles(const ScratchDir& dir, const std::filesystem::path& input, b
 TEST(Intrinsics, GeneratedHeaderCompilesInC) {
   if (!haveClang19()) GTEST_SKIP() << "clang-19 not found";
   ScratchDir dir;
-  auto header = dir.file("tpc-intrinsics.h", generateIntrinsicsHeader());
+  auto header = dir.file("tpc-intrinsics.h", generateIntrinsicsHeader(*findArch("gaudi2")));
   expectCompiles(dir, header, /*cplusplus=*/false, nullptr);
 }
 
 TEST(Intrinsics, GeneratedHeaderCompilesInCxx) {
   if (!haveClang19()) GTEST_SKIP() << "clang-19 not found";
   ScratchDir dir;
-  auto header = dir.file("tpc-intrinsics.h", generateIntrinsicsHeader());
+  auto header = dir.file("tpc-intrinsics.h", generateIntrinsicsHeader(*findArch("gaudi2")));
   expectCompiles(dir, header, /*cplusplus=*/true, nullptr);
 }
 
@@ -323,7 +323,7 @@ void snippet(int5 c, tensor t, float s, int k) {
 TEST(Intrinsics, SnippetWithDefaultArgumentsTypeChecks) {
   if (!haveClang19()) GTEST_SKIP() << "clang-19 not found";
   ScratchDir dir;
-  auto header = dir.file("tpc-intrinsics.h", generateIntrinsicsHeader());
+  auto header = dir.file("tpc-intrinsics.h", generateIntrinsicsHeader(*findArch("gaudi2")));
   auto snippet = dir.file("snippet.c", kSnippet);
   expectCompiles(dir, snippet, /*cplusplus=*/false, &header);
   expectCompiles(dir, snippet, /*cplusplus=*/true, &header);

@@ -80,7 +80,7 @@ int main(int argc, char** argv) {
     return 0;
   }
   if (!header.empty()) {
-    std::string text = tpc::cc::implicitHeader(header);
+    std::string text = tpc::cc::implicitHeader(header, march);
     if (text.empty()) {
       std::fprintf(stderr, "tpc-clang: unknown implicit header '%s'\n", header.c_str());
       return 1;

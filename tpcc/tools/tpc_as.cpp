@@ -14,7 +14,11 @@ int main(int argc, char** argv) {
   std::string input, output;
   app.add_option("input", input, "assembly file (FILE.s)")->required();
   app.add_option("-o", output, "output object file (FILE.o)")->required();
-  CLI11_PARSE(app, argc, argv);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e) == 0 ? 0 : 1;  // usage errors exit with status 1, as every tool of the SDK
+  }
   try {
     auto bytes = tpc::readFileBytes(input);
     std::string text(bytes.begin(), bytes.end());

@@ -17,7 +17,11 @@ int main(int argc, char** argv) {
   app.add_flag("--isa-table", isaTable, "print the instruction table (Markdown) and exit");
   app.add_flag("-d,--disassemble", disassemble, "disassemble the code (the default)");
   app.add_flag("-S,--source", source, "interleave source lines (needs an object compiled with -g)");
-  CLI11_PARSE(app, argc, argv);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e) == 0 ? 0 : 1;  // usage errors exit with status 1, as every tool of the SDK
+  }
   if (isaTable) {
     std::fputs(tpc::isa::instructionTableMarkdown().c_str(), stdout);
     return 0;

@@ -201,6 +201,7 @@ obj::KernelObject generateObject(llvm::Module& module, const KernelSignature& si
   if (!entry) throw CodegenError("no kernel entry: define 'void main(tensor ..., scalars ...)'");
 
   MFunction mf = selectInstructions(*entry, signature);
+  eliminateDeadCode(mf);
   legalizeImmediates(mf);
   if (options.printMir) std::fprintf(stderr, "%s", printMir(mf).c_str());
   allocateRegisters(mf);

@@ -5,7 +5,9 @@
 // copies at the end of the predecessors (critical edges are split before).
 #include "tpc/cc/isel.h"
 
+#include <map>
 #include <optional>
+#include <tuple>
 #include <unordered_map>
 
 #include <fmt/format.h>
@@ -865,6 +867,23 @@ class Selector {
       if (!innerIdx || innerIdx->getZExtValue() != idx->getZExtValue()) break;
       base = inner->getOperand(0);
     }
+    // base with x + C in a lane, when base with x in that lane is already at hand: add a constant
+    // coordinate vector instead (one index-register operation, no chain through the scalar unit).
+    auto [x, constant] = baseAndConstant(ie.getOperand(1));
+    const auto lane = static_cast<uint32_t>(idx->getZExtValue());
+    auto cacheKey = std::make_tuple(cur_, base, x, lane);
+    if (constant != 0) {
+      if (auto it = insertCache_.find(cacheKey); it != insertCache_.end()) {
+        MInst m = make(InsnId::SpuIAdd, DType::I32, dst);
+        m.src[0] = MOperand::ofReg(coordinateConstant(lane, static_cast<int32_t>(constant)));
+        m.src[1] = MOperand::ofReg(it->second);
+        m.sw = isa::switchField(isa::SwitchField::DimMask).set(0, 0x1f);
+        emit(m);
+        return;
+      }
+    } else if (x == ie.getOperand(1)) {
+      insertCache_[cacheKey] = dst;
+    }
     if (!isa<llvm::UndefValue>(base)) {
       // Not coalescable: updated coordinates in a register of their own let unrolled iterations overlap
       // instead of waiting for each other's reads of one index register.
@@ -1196,6 +1215,55 @@ class Selector {
     }
   }
 
+  // An index register holding C in `lane` and 0 elsewhere, made once in the entry block.
+  Reg coordinateConstant(uint32_t lane, int32_t c) {
+    auto key = std::make_pair(lane, c);
+    if (auto it = coordinateConstants_.find(key); it != coordinateConstants_.end()) return it->second;
+    Reg r = newReg(RegFile::I);
+    MInst zero = make(InsnId::SpuIMov, DType::I32, r);
+    zero.src[0] = MOperand::ofImm(0);
+    zero.sw = isa::switchField(isa::SwitchField::DimMask).set(0, 0x1f);
+    MInst set = make(InsnId::SpuIMov, DType::I32, r);
+    set.src[0] = MOperand::ofImm(static_cast<uint32_t>(c));
+    set.sw = isa::switchField(isa::SwitchField::DimMask).set(0, 1u << lane);
+    set.dstIsRead = true;
+    emit(zero, 0);
+    emit(set, 0);
+    return coordinateConstants_[key] = r;
+  }
+
+  // Splits a scalar into a base value and a constant: x + C -> (x, C).
+  static std::pair<llvm::Value*, int64_t> baseAndConstant(llvm::Value* x) {
+    int64_t c = 0;
+    while (auto* add = dyn_cast<llvm::BinaryOperator>(x)) {
+      if (add->getOpcode() != llvm::Instruction::Add) break;
+      auto* k = dyn_cast<llvm::ConstantInt>(add->getOperand(1));
+      if (!k) break;
+      c += k->getSExtValue();
+      x = add->getOperand(0);
+    }
+    return {x, c};
+  }
+
+  // Coordinates made by inserting `x + C` into dimension 0 of a base vector: the access is at
+  // (base, x) shifted by C elements.
+  void describeCoordinates(llvm::Value* ndx, MInst* m) {
+    auto* ie = dyn_cast<llvm::InsertElementInst>(ndx);
+    if (!ie) return;
+    auto* idx = dyn_cast<llvm::ConstantInt>(ie->getOperand(2));
+    if (!idx || idx->getZExtValue() != 0) return;
+    llvm::Value* base = ie->getOperand(0);
+    while (auto* inner = dyn_cast<llvm::InsertElementInst>(base)) {
+      auto* k = dyn_cast<llvm::ConstantInt>(inner->getOperand(2));
+      if (!k || k->getZExtValue() != 0) break;
+      base = inner->getOperand(0);
+    }
+    auto [x, c] = baseAndConstant(ie->getOperand(1));
+    m->coordBase = llvm::hash_combine(base, x);
+    if (!m->coordBase) m->coordBase = 1;
+    m->coordOffset = c;
+  }
+
   int tensorArgument(llvm::Value* v, const std::string& intrinsic) {
     if (auto it = tensorIndex_.find(v); it != tensorIndex_.end()) return it->second;
     if (auto* c = dyn_cast<llvm::ConstantInt>(v)) return static_cast<int>(c->getSExtValue());
@@ -1258,10 +1326,12 @@ class Selector {
     int srcIndex = 0;
     switch (info.lowering) {
       case isa::Lowering::LdTnsr:
+        describeCoordinates(arg("ndx"), &m);
         m.src[srcIndex++] = MOperand::ofReg(reg(arg("ndx")));
         m.sw = isa::switchField(isa::SwitchField::Tensor).set(m.sw, static_cast<uint32_t>(tensorArgument(arg("tensor"), info.name)));
         break;
       case isa::Lowering::StTnsr:
+        describeCoordinates(arg("ndx"), &m);
         m.src[srcIndex++] = MOperand::ofReg(reg(arg("ndx")));
         m.src[srcIndex++] = MOperand::ofReg(regAsVector(arg("value")));
         m.sw = isa::switchField(isa::SwitchField::Tensor).set(m.sw, static_cast<uint32_t>(tensorArgument(arg("tensor"), info.name)));
@@ -1337,6 +1407,8 @@ class Selector {
   std::unordered_map<const llvm::GlobalVariable*, uint32_t> localOffsets_;
   std::unordered_map<const llvm::Value*, uint32_t> allocaAddress_;
   std::vector<Reg> scratch_;
+  std::map<std::tuple<int, llvm::Value*, llvm::Value*, uint32_t>, Reg> insertCache_;  // (block, base, x, lane)
+  std::map<std::pair<uint32_t, int32_t>, Reg> coordinateConstants_;
   std::unordered_map<int, Reg> loopCount_;                       // preheader -> trip count
   std::unordered_map<int, Reg> loopBodies_;                      // body -> iterator
   std::unordered_map<const llvm::BasicBlock*, int> backEdgeBlock_;  // dead back-edge block -> body

@@ -48,11 +48,22 @@ struct Node {
 
 int latency(const MInst& mi) { return isa::insnInfo(mi.op).latency; }
 
+// Reads as the hardware (and tpc-sim --strict-hazards) sees them: an instruction that may keep part of
+// its destination reads it, whether or not the kept part matters here.
 template <class F> void forEachRead(const MInst& mi, F f) {
   for (const MOperand& o : mi.src)
     if (o.isReg()) f(o.reg);
   if (mi.pred.valid() && !(mi.pred.file == RegFile::SP && mi.pred.id == 0)) f(mi.pred);
-  if (mi.dstIsRead && mi.dst.valid()) f(mi.dst);
+  bool readsDst = mi.dstIsRead || (isa::insnInfo(mi.op).flags & isa::F_READS_DST) ||
+                  (mi.pred.valid() && mi.pred.file == RegFile::VP);
+  if (readsDst && mi.dst.valid()) f(mi.dst);
+}
+
+// Whether two accesses of one tensor certainly touch different elements.
+bool disjoint(const MInst& a, const MInst& b) {
+  if (!a.coordBase || a.coordBase != b.coordBase) return false;
+  int64_t lanes = std::max(dtypeLanes(a.dtype), dtypeLanes(b.dtype));
+  return std::llabs(a.coordOffset - b.coordOffset) >= lanes;
 }
 
 uint32_t regKey(const Reg& r) { return static_cast<uint32_t>(r.file) * 64 + r.id; }
@@ -138,8 +149,8 @@ BlockSchedule scheduleBlock(const MFunction& mf, int index, int nextInLayout) {
   std::map<uint32_t, int> lastWrite;
   std::map<uint32_t, std::vector<int>> readsSinceWrite;
   // Memory is tracked per tensor (distinct tensors are distinct memory), local and global memory whole.
-  std::map<std::pair<Memory, uint32_t>, int> lastStore;
-  std::map<std::pair<Memory, uint32_t>, std::vector<int>> loadsSinceStore;
+  std::map<std::pair<Memory, uint32_t>, std::vector<int>> storesSoFar;
+  std::map<std::pair<Memory, uint32_t>, std::vector<int>> loadsSoFar;
   for (int j = 0; j < body; ++j) {
     Node& node = bs.nodes[static_cast<size_t>(j)];
     const MInst& mi = node.inst;
@@ -160,13 +171,15 @@ BlockSchedule scheduleBlock(const MFunction& mf, int index, int nextInLayout) {
     Memory kind = memoryOf(mi.op);
     if (kind != Memory::None) {
       auto m = std::make_pair(kind, kind == Memory::Tensor ? isa::switchField(isa::SwitchField::Tensor).get(mi.sw) : 0u);
-      if (auto it = lastStore.find(m); it != lastStore.end()) node.preds.emplace_back(it->second, 1);
+      auto& nodes = bs.nodes;
+      for (int st : storesSoFar[m])
+        if (!disjoint(nodes[static_cast<size_t>(st)].inst, mi)) node.preds.emplace_back(st, 1);
       if (isStore(mi.op)) {
-        for (int l : loadsSinceStore[m]) node.preds.emplace_back(l, 0);
-        loadsSinceStore[m].clear();
-        lastStore[m] = j;
+        for (int l : loadsSoFar[m])
+          if (!disjoint(nodes[static_cast<size_t>(l)].inst, mi)) node.preds.emplace_back(l, 0);
+        storesSoFar[m].push_back(j);
       } else {
-        loadsSinceStore[m].push_back(j);
+        loadsSoFar[m].push_back(j);
       }
     }
   }

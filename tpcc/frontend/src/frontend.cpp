@@ -252,8 +252,11 @@ std::vector<std::string> archMacros(const std::string& arch) {
 
 }  // namespace
 
-std::string implicitHeader(const std::string& name) {
-  if (name == "tpc-intrinsics.h") return isa::generateIntrinsicsHeader();
+std::string implicitHeader(const std::string& name, const std::string& arch) {
+  if (name == "tpc-intrinsics.h") {
+    const isa::ArchInfo* a = isa::findArch(arch);
+    return a ? isa::generateIntrinsicsHeader(*a) : std::string();
+  }
   if (name == "tpc-defs.h") return kTpcDefsHeader;
   if (name == "tpc-special.h") return kTpcSpecialHeader;
   return {};
@@ -293,7 +296,7 @@ FrontendResult compileSource(const FrontendOptions& options, llvm::LLVMContext& 
 
   auto memory = llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>();
   for (const char* h : {"tpc-defs.h", "tpc-intrinsics.h", "tpc-special.h"})
-    memory->addFile(fmt::format("{}/{}", kHeaderDir, h), 0, llvm::MemoryBuffer::getMemBufferCopy(implicitHeader(h)));
+    memory->addFile(fmt::format("{}/{}", kHeaderDir, h), 0, llvm::MemoryBuffer::getMemBufferCopy(implicitHeader(h, options.arch)));
   auto overlay = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(llvm::vfs::getRealFileSystem());
   overlay->pushOverlay(memory);
   ci.createFileManager(overlay);

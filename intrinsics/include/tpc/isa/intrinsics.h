@@ -49,6 +49,7 @@ inline constexpr std::string_view kBuiltinPrefix = "__tpc_";
 
 // tpc-intrinsics.h: for every intrinsic, the full builtin declaration and one always-inline overload per
 // number of arguments a caller may give (C has no default arguments; Clang's `overloadable` does it).
-std::string generateIntrinsicsHeader();
+// Intrinsics on data types the architecture lacks (f16 on gaudi) are left out.
+std::string generateIntrinsicsHeader(const ArchInfo& arch);
 
 }  // namespace tpc::isa

@@ -61,7 +61,8 @@ struct DecodedBundle {
 class Program {
  public:
   // Decodes and predecodes `text`; on an invalid bundle returns false with the bundle address and reason.
-  bool load(std::span<const uint8_t> text, std::string* error);
+  // With an architecture, instructions on data types it lacks (f16 on gaudi) are invalid too.
+  bool load(std::span<const uint8_t> text, std::string* error, const isa::ArchInfo* arch = nullptr);
 
   size_t size() const { return bundles_.size(); }
   const DecodedBundle& bundle(size_t index) const { return bundles_[index]; }

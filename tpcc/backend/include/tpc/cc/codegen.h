@@ -20,7 +20,7 @@ namespace tpc::cc {
 // Innermost loops without an unroll pragma are unrolled `unrollCount` times (with a remainder loop when
 // the trip count is unknown), as `#pragma unroll(N)` would: independent iterations in one block give the
 // scheduler work to overlap.
-void optimizeModule(llvm::Module& module, int optLevel, int unrollCount = 8);
+void optimizeModule(llvm::Module& module, int optLevel, int unrollCount = 16);
 
 // The call that marks a preheader of a hardware loop, with the loop's trip count (see formHardwareLoops).
 inline constexpr const char* kHardwareLoopMarker = "__tpc_hwloop";

@@ -48,6 +48,10 @@ struct MInst {
   Reg pred;                // SP or VP register; invalid: always executes
   bool predNegate = false;
   bool copy = false;       // a plain register move, removed when both sides get the same register
+  // Tensor accesses whose coordinates are a known base plus a constant offset in dimension 0: accesses
+  // with the same base whose offsets are a vector or more apart touch different elements.
+  uint64_t coordBase = 0;  // 0: unknown
+  int64_t coordOffset = 0;
   SourceLoc loc;
 };
 

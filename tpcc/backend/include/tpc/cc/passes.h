@@ -8,6 +8,9 @@
 
 namespace tpc::cc {
 
+// Removes instructions whose results nothing reads (and that store nothing and transfer no control).
+void eliminateDeadCode(MFunction& mf);
+
 // A slot takes at most one immediate: further ones are moved into registers first.
 void legalizeImmediates(MFunction& mf);
 

@@ -32,6 +32,6 @@ struct FrontendResult {
 FrontendResult compileSource(const FrontendOptions& options, llvm::LLVMContext& context);
 
 // The implicit headers, as the compiler sees them (for --print-header and docs).
-std::string implicitHeader(const std::string& name);
+std::string implicitHeader(const std::string& name, const std::string& arch = "gaudi2");
 
 }  // namespace tpc::cc

@@ -1,0 +1,89 @@
+#!/usr/bin/env python3
+"""Compiler performance figures: for every TPC-C sample at -O2, the steady-state cycles per vector of its
+innermost loop next to the slot bound, and the compile time.
+
+usage: bench_compiler.py [--bin BUILD/bin]
+
+Steady state: the kernel runs on one core over two problem sizes that differ only in the innermost trip
+count; (cycles2 - cycles1) / (vectors2 - vectors1) removes the fixed costs. The slot bound is what the
+slots must do per vector however well the code is scheduled: tensor loads (load slot), tensor stores
+(store slot) and vector operations (VPU slot), taken from the simulator's counts over the same difference.
+Targets (issue "tpc-clang"): within 10% of the slot bound on streaming kernels; at most 0.5 s to compile.
+"""
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "samples"))
+import run_samples  # noqa: E402  (the samples' specs and .npy writer)
+
+# name, source, spec function, (rows, cols) for size 1 and size 2, lanes per vector, axis varied
+CASES = [
+    ("add_f32", "add_f32.c", run_samples.spec_add_f32, (1, 64 * 64), (1, 64 * 128), 64, "cols"),
+    ("relu_bf16", "relu_bf16.c", run_samples.spec_relu_bf16, (1, 128 * 64), (1, 128 * 128), 128, "cols"),
+    ("axpy_f32", "axpy_f32.c", run_samples.spec_axpy_f32, (1, 64 * 64), (1, 64 * 128), 64, "cols"),
+    ("leaky_relu_f32", "leaky_relu_predicated_f32.c", run_samples.spec_leaky_relu_f32, (1, 64 * 64),
+     (1, 64 * 128), 64, "cols"),
+    ("scale_rows_i32", "scale_rows_branchy_i32.c", run_samples.spec_scale_rows_i32, (2, 64 * 64),
+     (2, 64 * 128), 64, "cols"),
+    ("column_sum_f32", "column_sum_f32.c", run_samples.spec_column_sum_f32, (64, 64), (128, 64), 64, "rows"),
+    ("staged_local_f32", "staged_local_f32.c", run_samples.spec_staged_local_f32, (1, 256 * 16),
+     (1, 256 * 32), 64, "cols"),
+]
+
+
+def simulate(tool, obj, spec, tmp):
+    cmd = [tool("tpc-sim"), obj, "--cores", "1", "--json", "stats.json"]
+    shape = spec["shape"]
+    for fname, descr, values, suffix in spec["inputs"]:
+        run_samples.write_npy(os.path.join(tmp, fname), descr, shape, values)
+        cmd += ["-t", fname + suffix]
+    if not spec.get("output_is_input"):
+        out_name, out_type, _ = spec["output"]
+        out_shape = spec.get("out_shape", shape)
+        cmd += ["-t", "%s=%s[%s]" % (out_name, out_type, ",".join(str(s) for s in out_shape))]
+    for v in spec.get("scalars", []):
+        cmd += ["-s", v]
+    if spec.get("index_space"):
+        cmd += ["--index-space", ",".join(str(d) for d in spec["index_space"])]
+    subprocess.run(cmd, cwd=tmp, check=True, capture_output=True)
+    return json.load(open(os.path.join(tmp, "stats.json")))["cores"][0]
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--bin", default=os.path.join(HERE, "..", "build", "bin"))
+    args = ap.parse_args()
+    tool = lambda name: os.path.join(os.path.abspath(args.bin), name)  # noqa: E731
+    print("%-18s %14s %11s %7s %12s" % ("sample (-O2)", "cycles/vector", "slot bound", "ratio", "compile (s)"))
+    for name, source, make, size1, size2, lanes, axis in CASES:
+        with tempfile.TemporaryDirectory() as tmp:
+            obj = os.path.join(tmp, "k.o")
+            times = []
+            for _ in range(3):
+                t0 = time.perf_counter()
+                subprocess.run([tool("tpc-clang"), "-O2", "-c", os.path.join(HERE, "..", "samples", "tpc-c", source),
+                                "-o", obj], check=True)
+                times.append(time.perf_counter() - t0)
+            s1 = simulate(tool, obj, make(*size1), tmp)
+            s2 = simulate(tool, obj, make(*size2), tmp)
+        if axis == "cols":
+            vectors = (size2[1] - size1[1]) // lanes * size1[0]
+        else:
+            vectors = (size2[0] - size1[0]) * ((size1[1] + lanes - 1) // lanes)
+        cycles = (s2["cycles"] - s1["cycles"]) / vectors
+        loads = (s2["load_bytes"] - s1["load_bytes"]) / 256 / vectors
+        stores = (s2["store_bytes"] - s1["store_bytes"]) / 256 / vectors
+        vpu = (s2["vector_lane_ops"] - s1["vector_lane_ops"]) / lanes / vectors
+        bound = max(loads, stores, vpu, 1.0)
+        print("%-18s %14.2f %11.2f %7.2f %12.3f" % (name, cycles, bound, cycles / bound, min(times)))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
