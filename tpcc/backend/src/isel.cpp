@@ -21,6 +21,7 @@
 #include <llvm/IR/Module.h>
 #include <llvm/Support/raw_ostream.h>
 
+#include "selection_context.h"
 #include "tpc/cc/codegen.h"
 #include "tpc/isa/intrinsics.h"
 
@@ -123,28 +124,7 @@ std::optional<uint32_t> immediateOf(const llvm::Constant* c) {
   return std::nullopt;
 }
 
-// Maps the vendor's switch word of an intrinsic call onto our switch fields; bits we do not implement are
-// an error rather than silently ignored.
-uint32_t translateSwitches(const isa::InsnInfo& info, uint32_t vendor, const std::string& name, SourceLoc loc) {
-  uint32_t sw = 0, used = 0;
-  auto set = [&](isa::SwitchField f, uint32_t v) {
-    sw = isa::switchField(f).set(sw, v);
-  };
-  if (info.allowsField(isa::SwitchField::Sat) && (vendor & 1u)) {
-    set(isa::SwitchField::Sat, 1);
-    used |= 1u;
-  }
-  if (info.allowsField(isa::SwitchField::Rm)) {
-    static constexpr uint32_t kRound[] = {0, 1, 2, 3, 5, 0, 4, 5};  // RHNE RZ RU RD SR CSR RHAZ SR_RNE
-    set(isa::SwitchField::Rm, kRound[(vendor >> 16) & 7u]);
-    used |= 7u << 16;
-  }
-  if (vendor & ~used)
-    throw CodegenError(fmt::format("{}: switch bits 0x{:x} are not supported", name, vendor & ~used), loc);
-  return sw;
-}
-
-class Selector {
+class Selector : public SelectionContext {
  public:
   Selector(llvm::Function& f, const KernelSignature& sig) : f_(f), sig_(sig) { mf_.name = sig.name; }
 
@@ -188,13 +168,7 @@ class Selector {
     return insts.back();
   }
 
-  static MInst make(InsnId op, DType dt, Reg dst) {
-    MInst mi;
-    mi.op = op;
-    mi.dtype = isa::insnInfo(op).hasDType() ? dt : DType::F32;
-    mi.dst = dst;
-    return mi;
-  }
+  static MInst make(InsnId op, DType dt, Reg dst) { return makeInst(op, dt, dst); }
 
   TypeClass classOf(const llvm::Value& v) {
     auto c = classify(v.getType());
@@ -1177,7 +1151,7 @@ class Selector {
                                      "functions that are inlined", name.str()), loc_);
     const isa::IntrinsicInfo* info = isa::findIntrinsic(name.substr(isa::kBuiltinPrefix.size()).str());
     if (!info) throw CodegenError(fmt::format("unknown intrinsic '{}'", name.str()), loc_);
-    tpcIntrinsic(call, *info);
+    lowerIntrinsicCall(*this, call, *info);
   }
 
   void llvmIntrinsic(llvm::IntrinsicInst& ii) {
@@ -1270,97 +1244,20 @@ class Selector {
     throw CodegenError(fmt::format("{}: the tensor argument must be a tensor parameter of the kernel", intrinsic), loc_);
   }
 
-  uint32_t constantArgument(llvm::CallInst& call, const isa::IntrinsicInfo& info, const char* param) {
-    int k = info.paramIndex(param);
-    if (k < 0) return 0;
-    auto* c = dyn_cast<llvm::ConstantInt>(call.getArgOperand(static_cast<unsigned>(k)));
-    if (!c) throw CodegenError(fmt::format("{}: argument '{}' must be a compile-time constant", info.name, param), loc_);
-    return static_cast<uint32_t>(c->getZExtValue());
-  }
+  // ---------------------------------------------------------------------------------- SelectionContext
 
-  void tpcIntrinsic(llvm::CallInst& call, const isa::IntrinsicInfo& info) {
-    auto arg = [&](const char* name) -> llvm::Value* {
-      int k = info.paramIndex(name);
-      return k < 0 ? nullptr : call.getArgOperand(static_cast<unsigned>(k));
-    };
-    switch (info.lowering) {
-      case isa::Lowering::IndexSpaceOffset:
-      case isa::Lowering::IndexSpaceSize: {
-        MInst m = make(InsnId::SpuIMov, DType::I32, reg(&call));
-        uint32_t phys = info.lowering == isa::Lowering::IndexSpaceOffset ? isa::kIndexSpaceOffsetReg
-                                                                         : isa::kIndexSpaceSizeReg;
-        m.src[0] = MOperand::ofReg(Reg{RegFile::I, phys, true});
-        m.sw = isa::switchField(isa::SwitchField::DimMask).set(0, 0x1f);
-        emit(m);
-        return;
-      }
-      default: break;
-    }
-    const isa::InsnInfo& insn = isa::insnInfo(info.insn);
-    MInst m = make(info.insn, info.dtype, Reg{});
-    m.sw = translateSwitches(insn, constantArgument(call, info, "switches"), info.name, loc_);
-    if (insn.allowsField(isa::SwitchField::Dt2))
-      m.sw = isa::switchField(isa::SwitchField::Dt2).set(m.sw, static_cast<uint32_t>(info.dt2));
-
-    // Predicate: a constant true runs always; a constant false returns the income.
-    llvm::Value* predicate = arg("predicate");
-    bool negate = constantArgument(call, info, "polarity") != 0;
-    bool always = true;
-    if (predicate) {
-      if (auto* c = dyn_cast<llvm::ConstantInt>(predicate)) {
-        if (c->isZero() != negate) {  // never runs
-          if (llvm::Value* income = arg("income")) copyValue(&call, income);
-          else if (llvm::Value* acc = arg("accumulator")) copyValue(&call, acc);
-          return;
-        }
-      } else if (auto* cv = dyn_cast<llvm::Constant>(predicate); cv && (cv->isAllOnesValue() != negate) &&
-                                                                 (cv->isAllOnesValue() || cv->isNullValue())) {
-        always = true;  // an all-true vector predicate
-      } else {
-        always = false;
-        m.pred = reg(predicate);
-        m.predNegate = negate;
-      }
-    }
-
-    int srcIndex = 0;
-    switch (info.lowering) {
-      case isa::Lowering::LdTnsr:
-        describeCoordinates(arg("ndx"), &m);
-        m.src[srcIndex++] = MOperand::ofReg(reg(arg("ndx")));
-        m.sw = isa::switchField(isa::SwitchField::Tensor).set(m.sw, static_cast<uint32_t>(tensorArgument(arg("tensor"), info.name)));
-        break;
-      case isa::Lowering::StTnsr:
-        describeCoordinates(arg("ndx"), &m);
-        m.src[srcIndex++] = MOperand::ofReg(reg(arg("ndx")));
-        m.src[srcIndex++] = MOperand::ofReg(regAsVector(arg("value")));
-        m.sw = isa::switchField(isa::SwitchField::Tensor).set(m.sw, static_cast<uint32_t>(tensorArgument(arg("tensor"), info.name)));
-        break;
-      default:
-        for (const char* name : {"a", "b", "c", "d"}) {
-          llvm::Value* v = arg(name);
-          if (!v) break;
-          uint32_t kinds = insn.kinds[static_cast<size_t>(srcIndex + 1)];
-          bool first = srcIndex == 0 && !(kinds & isa::kindBit(RegFile::S));
-          m.src[srcIndex] = first ? MOperand::ofReg(regAsVector(v)) : operand(v, kinds);
-          ++srcIndex;
-        }
-        break;
-    }
-
-    if (insn.hasDst()) {
-      Reg dst = reg(&call);
-      m.dst = dst;
-      llvm::Value* tied = info.lowering == isa::Lowering::Mac ? arg("accumulator") : (always ? nullptr : arg("income"));
-      if (tied) {
-        emitCopy(dst, reg(tied));
-        m.dstIsRead = true;
-      } else if (insn.flags & isa::F_READS_DST) {
-        m.dstIsRead = true;  // e.g. a partial write with nothing to keep: the old value is undefined
-      }
-    }
-    emit(m);
-  }
+  Reg valueReg(llvm::Value* v) override { return reg(v); }
+  const std::vector<Reg>& valueRegs(llvm::Value* v) override { return regs(v); }
+  MOperand valueOperand(llvm::Value* v, uint32_t kinds) override { return operand(v, kinds); }
+  Reg vectorReg(llvm::Value* v) override { return regAsVector(v); }
+  Reg freshReg(RegFile f) override { return newReg(f); }
+  MInst& emitInst(MInst mi) override { return emit(mi); }
+  void emitRegCopy(Reg dst, Reg src) override { emitCopy(dst, src); }
+  void copyIrValue(llvm::Value* dst, llvm::Value* src) override { copyValue(dst, src); }
+  SourceLoc currentLoc() const override { return loc_; }
+  int tensorNumber(llvm::Value* v, const std::string& intrinsic) override { return tensorArgument(v, intrinsic); }
+  void noteCoordinates(llvm::Value* ndx, MInst* m) override { describeCoordinates(ndx, m); }
+  [[noreturn]] void fail(const llvm::Value& v, const std::string& what) override { unsupported(v, what); }
 
   // ---------------------------------------------------------------------------------- PHIs
 
@@ -1417,6 +1314,14 @@ class Selector {
 };
 
 }  // namespace
+
+MInst makeInst(InsnId op, DType dt, Reg dst) {
+  MInst mi;
+  mi.op = op;
+  mi.dtype = isa::insnInfo(op).hasDType() ? dt : DType::F32;
+  mi.dst = dst;
+  return mi;
+}
 
 MFunction selectInstructions(llvm::Function& entry, const KernelSignature& signature) {
   return Selector(entry, signature).run();
