@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
+#include <llvm/Transforms/Utils/Cloning.h>
 #include <llvm/Support/raw_ostream.h>
 
 #include "tpc/asm/assembler.h"
@@ -113,7 +114,12 @@ int main(int argc, char** argv) {
   if (!fr.module) return 1;
 
   try {
-    tpc::cc::optimizeModule(*fr.module, optLevel);
+    // The front end's IR is kept: when unrolled code needs more registers than the core has, the
+    // backend starts again with less unrolling.
+    std::unique_ptr<llvm::Module> pristine = llvm::CloneModule(*fr.module);
+    const int unrollCounts[] = {16, 4, 1};
+    size_t attempt = 0;
+    tpc::cc::optimizeModule(*fr.module, optLevel, unrollCounts[attempt]);
     if (assembly && emitLlvm) {
       std::string text;
       llvm::raw_string_ostream os(text);
@@ -126,7 +132,17 @@ int main(int argc, char** argv) {
     co.debugInfo = debug;
     co.sourceName = input;
     co.printMir = printMir;
-    tpc::obj::KernelObject object = tpc::cc::generateObject(*fr.module, fr.signature, co);
+    tpc::obj::KernelObject object;
+    for (;;) {
+      try {
+        object = tpc::cc::generateObject(*fr.module, fr.signature, co);
+        break;
+      } catch (const tpc::cc::CodegenError& e) {
+        if (!e.outOfRegisters || optLevel == 0 || ++attempt == std::size(unrollCounts)) throw;
+        fr.module = llvm::CloneModule(*pristine);
+        tpc::cc::optimizeModule(*fr.module, optLevel, unrollCounts[attempt]);
+      }
+    }
     if (assembly) {
       tpc::assembler::DisassemblyOptions d;
       d.objectName = input;

@@ -267,7 +267,8 @@ class FileAllocator {
       if (chosen < 0)
         throw CodegenError(fmt::format("the kernel needs more {} registers than the core has ({}) at one point; "
                                        "simplify the code or split the kernel (spilling is not implemented yet)",
-                                       isa::regFilePrefix(file_), regs_.size()));
+                                       isa::regFilePrefix(file_), regs_.size()),
+                           SourceLoc{}, /*outOfRegisters=*/true);
       colour_[r] = chosen;
     }
   }

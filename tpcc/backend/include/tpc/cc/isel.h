@@ -27,8 +27,10 @@ struct KernelSignature {
 // An error in code generation, with the source position when the IR carries it.
 class CodegenError : public std::runtime_error {
  public:
-  CodegenError(const std::string& message, SourceLoc loc = {}) : std::runtime_error(message), loc(loc) {}
+  CodegenError(const std::string& message, SourceLoc loc = {}, bool outOfRegisters = false)
+      : std::runtime_error(message), loc(loc), outOfRegisters(outOfRegisters) {}
   SourceLoc loc;
+  bool outOfRegisters;  // the allocator ran out: less unrolling may fit
 };
 
 MFunction selectInstructions(llvm::Function& entry, const KernelSignature& signature);
