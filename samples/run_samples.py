@@ -139,6 +139,18 @@ def spec_scale_rows_i32(rows, cols):
                 shape=[rows, cols])
 
 
+def spec_many_live_vectors_f32(rows, cols):
+    x = f32_values(rows * cols, 7)
+    want = []
+    for v in x:
+        t = [f32(v * float(k + 1)) for k in range(45)]
+        s = 0.0
+        for k in range(45):
+            s = f32(s + f32(t[k] * t[44 - k]))
+        want.append(s)
+    return dict(inputs=[("x.npy", "<f4", x, "")], output=("out.npy", "f32", want), shape=[rows, cols])
+
+
 # (name, source, spec, shape, what)
 SAMPLES = [
     ("add_f32 (asm)", "asm/add_f32.s", spec_add_f32, (3, 100), "out = a + b, f32"),
@@ -153,6 +165,8 @@ SAMPLES = [
      "__local__ vector memory"),
     ("scale_rows_i32", "tpc-c/scale_rows_branchy_i32.c", spec_scale_rows_i32, (6, 70),
      "data-dependent branches, i32 % and *"),
+    ("many_live_vectors_f32", "tpc-c/many_live_vectors_f32.c", spec_many_live_vectors_f32, (2, 100),
+     "45 live vectors: spills"),
     # The same sources compiled as C++ (-x c++), as the vendor's compiler allows.
     ("axpy_f32 c++", "tpc-c/axpy_f32.c", spec_axpy_f32, (4, 130), "y = alpha * x + y, as C++", ["-x", "c++"]),
     ("staged_local_f32 c++", "tpc-c/staged_local_f32.c", spec_staged_local_f32, (2, 300), "__local__, as C++",

@@ -135,6 +135,8 @@ int main(int argc, char** argv) {
     tpc::obj::KernelObject object;
     for (;;) {
       try {
+        // Less unrolling is better than spilling; spill only when no unrolling is left.
+        co.allowSpill = optLevel == 0 || attempt + 1 == std::size(unrollCounts);
         object = tpc::cc::generateObject(*fr.module, fr.signature, co);
         break;
       } catch (const tpc::cc::CodegenError& e) {

@@ -204,7 +204,7 @@ obj::KernelObject generateObject(llvm::Module& module, const KernelSignature& si
   eliminateDeadCode(mf);
   legalizeImmediates(mf);
   if (options.printMir) std::fprintf(stderr, "%s", printMir(mf).c_str());
-  allocateRegisters(mf);
+  allocateRegisters(mf, options.allowSpill);
   if (options.printMir) std::fprintf(stderr, "after allocation:\n%s", printMir(mf).c_str());
   std::vector<ScheduledBundle> bundles = scheduleFunction(mf, *arch);
 

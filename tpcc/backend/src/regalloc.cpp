@@ -7,6 +7,8 @@
 // pushes; among free colours the search starts after the last one handed out, spreading values over the
 // file so that the scheduler meets fewer false dependencies.
 #include <algorithm>
+#include <map>
+#include <optional>
 #include <numeric>
 
 #include <fmt/format.h>
@@ -73,12 +75,15 @@ class FileAllocator {
     k_ = static_cast<int>(regs_.size());
   }
 
-  void run() {
-    if (n_ == 0) return;
+  // Returns the virtual registers that got no register (to spill); rewrites only when there are none.
+  std::vector<uint32_t> run() {
+    if (n_ == 0) return {};
     buildInterference();
     coalesce();
     colour();
+    if (!uncoloured_.empty()) return uncoloured_;
     rewrite();
+    return {};
   }
 
  private:
@@ -264,11 +269,10 @@ class FileAllocator {
           next = (next + t + 1) % regs_.size();
         }
       }
-      if (chosen < 0)
-        throw CodegenError(fmt::format("the kernel needs more {} registers than the core has ({}) at one point; "
-                                       "simplify the code or split the kernel (spilling is not implemented yet)",
-                                       isa::regFilePrefix(file_), regs_.size()),
-                           SourceLoc{}, /*outOfRegisters=*/true);
+      if (chosen < 0) {
+        for (uint32_t m : groups_[r]) uncoloured_.push_back(m);
+        continue;
+      }
       colour_[r] = chosen;
     }
   }
@@ -306,8 +310,82 @@ class FileAllocator {
   std::vector<int> precolor_;
   std::vector<int> colour_;
   std::vector<int> regs_;
+  std::vector<uint32_t> uncoloured_;
   int k_;
 };
+
+// Spill code: the value of each spilled register lives in a local-memory slot; every instruction that
+// reads it loads it into a fresh register first, every one that writes it stores it afterwards.
+void insertSpillCode(MFunction& mf, RegFile file, const std::vector<uint32_t>& spilled) {
+  const bool vector = file == RegFile::V;
+  std::map<uint32_t, uint32_t> slot;
+  for (uint32_t v : spilled) {
+    uint32_t& used = vector ? mf.vectorLocalBytes : mf.scalarLocalBytes;
+    uint32_t size = vector ? 256 : 4;
+    uint32_t limit = vector ? 80 * 1024 : 1024;
+    uint32_t addr = (used + size - 1) / size * size;
+    if (addr + size > limit)
+      throw CodegenError(fmt::format("the kernel needs more {} registers than the core has, and their spill "
+                                     "slots do not fit in local memory", isa::regFilePrefix(file)),
+                         SourceLoc{}, /*outOfRegisters=*/true);
+    used = addr + size;
+    slot[v] = addr;
+  }
+  auto isSpilled = [&](const Reg& r) { return r.valid() && !r.physical && r.file == file && slot.count(r.id); };
+  for (MBlock& b : mf.blocks) {
+    for (const Reg* r : {&b.condPred, &b.loopCount, &b.loopZero, &b.loopIter, &b.bodyIter})
+      if (isSpilled(*r))
+        throw CodegenError(fmt::format("the kernel needs more {} registers than the core has around a loop or "
+                                       "branch", isa::regFilePrefix(file)), SourceLoc{}, /*outOfRegisters=*/true);
+    std::vector<MInst> out;
+    out.reserve(b.insts.size());
+    for (MInst mi : b.insts) {
+      std::map<uint32_t, Reg> temp;  // spilled register -> its temporary in this instruction
+      auto tempFor = [&](uint32_t v) {
+        auto it = temp.find(v);
+        if (it == temp.end()) it = temp.emplace(v, mf.newVirtual(file)).first;
+        return it->second;
+      };
+      auto reload = [&](Reg& r) {
+        if (!isSpilled(r)) return;
+        uint32_t v = r.id;
+        bool fresh = !temp.count(v);
+        Reg t = tempFor(v);
+        if (fresh) {
+          MInst ld;
+          ld.op = vector ? isa::InsnId::LdLV : isa::InsnId::LdL;
+          ld.dtype = DType::I32;
+          ld.dst = t;
+          ld.src[0] = MOperand::ofImm(slot[v]);
+          ld.loc = mi.loc;
+          out.push_back(ld);
+        }
+        r = t;
+      };
+      for (MOperand& o : mi.src)
+        if (o.isReg()) reload(o.reg);
+      reload(mi.pred);
+      if (mi.dstIsRead || (mi.pred.valid() && isSpilled(mi.dst))) reload(mi.dst);
+      std::optional<uint32_t> stored;
+      if (isSpilled(mi.dst)) {
+        stored = mi.dst.id;
+        mi.dst = tempFor(mi.dst.id);
+      }
+      mi.copy = mi.copy && !stored;
+      out.push_back(mi);
+      if (stored) {
+        MInst st;
+        st.op = vector ? isa::InsnId::StLV : isa::InsnId::StL;
+        st.dtype = DType::I32;
+        st.src[0] = MOperand::ofImm(slot[*stored]);
+        st.src[1] = MOperand::ofReg(mi.dst);
+        st.loc = mi.loc;
+        out.push_back(st);
+      }
+    }
+    b.insts = std::move(out);
+  }
+}
 
 }  // namespace
 
@@ -343,7 +421,27 @@ void legalizeImmediates(MFunction& mf) {
   }
 }
 
-void allocateRegisters(MFunction& mf) {
+void allocateRegisters(MFunction& mf, bool allowSpill) {
+  // Spilling changes the code of every file's allocation (new temporaries), so the files are allocated
+  // together, and again after each round of spill code.
+  for (int round = 0;; ++round) {
+    bool spilled = false;
+    for (int f = 1; f < kFiles && !spilled; ++f) {
+      auto file = static_cast<RegFile>(f);
+      if (file == RegFile::Imm) continue;
+      MFunction trial = mf;
+      std::vector<uint32_t> uncoloured = FileAllocator(trial, file).run();
+      if (uncoloured.empty()) continue;
+      if ((file != RegFile::V && file != RegFile::S) || round >= 8 || !allowSpill)
+        throw CodegenError(fmt::format("the kernel needs more {} registers than the core has ({}) at one point; "
+                                       "simplify the code or split the kernel",
+                                       isa::regFilePrefix(file), allocatable(file).size()),
+                           SourceLoc{}, /*outOfRegisters=*/true);
+      insertSpillCode(mf, file, uncoloured);
+      spilled = true;
+    }
+    if (!spilled) break;
+  }
   for (int f = 1; f < kFiles; ++f) {
     auto file = static_cast<RegFile>(f);
     if (file == RegFile::Imm) continue;

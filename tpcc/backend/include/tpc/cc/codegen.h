@@ -33,6 +33,7 @@ struct CodegenOptions {
   bool debugInfo = false;     // line table in the object
   std::string sourceName;     // the file named by the line table
   bool printMir = false;      // dump machine IR to stderr
+  bool allowSpill = true;     // spill to local memory rather than fail when registers run out
 };
 
 obj::KernelObject generateObject(llvm::Module& module, const KernelSignature& signature,

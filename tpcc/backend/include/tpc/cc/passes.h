@@ -14,9 +14,10 @@ void eliminateDeadCode(MFunction& mf);
 // A slot takes at most one immediate: further ones are moved into registers first.
 void legalizeImmediates(MFunction& mf);
 
-// Linear-scan allocation of every register file; removes copies whose sides coalesce. Reserved: i0 and
-// i1 (index space), sp0 (always true). Throws CodegenError when a file runs out of registers.
-void allocateRegisters(MFunction& mf);
+// Graph-colouring allocation of every register file; removes copies whose sides coalesce. Reserved: i0
+// and i1 (index space), sp0 (always true). Scalar and vector values that find no register are spilled to
+// local memory when `allowSpill`; otherwise, or for other files, CodegenError(outOfRegisters) is thrown.
+void allocateRegisters(MFunction& mf, bool allowSpill = true);
 
 // List scheduling of each block into bundles, honouring slots, latencies and the read-old-state rule of
 // a bundle; every block ends with its writes landed, so blocks can be scheduled independently. Lays the
