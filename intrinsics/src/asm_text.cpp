@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "../semantics/fp.h"
+#include "tpc/support/text.h"
 
 namespace tpc::isa {
 
@@ -83,36 +84,6 @@ std::string formatImm(const SlotInsn& insn) {
     case DType::I32: case DType::I16: case DType::I8: return fmt::format("{}", static_cast<int32_t>(v));
     default: return fmt::format("{}", v);
   }
-}
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
-  return s;
-}
-
-std::vector<std::string_view> split(std::string_view s, char sep) {
-  std::vector<std::string_view> out;
-  size_t start = 0;
-  for (size_t i = 0; i <= s.size(); ++i) {
-    if (i == s.size() || s[i] == sep) {
-      out.push_back(s.substr(start, i - start));
-      start = i + 1;
-    }
-  }
-  return out;
-}
-
-std::vector<std::string_view> splitSpaces(std::string_view s) {
-  std::vector<std::string_view> out;
-  size_t i = 0;
-  while (i < s.size()) {
-    while (i < s.size() && (s[i] == ' ' || s[i] == '\t')) ++i;
-    size_t start = i;
-    while (i < s.size() && s[i] != ' ' && s[i] != '\t') ++i;
-    if (i > start) out.push_back(s.substr(start, i - start));
-  }
-  return out;
 }
 
 // Named values of the enumerated switch fields.
@@ -290,7 +261,7 @@ std::string formatBundle(const Bundle& b) {
 }
 
 bool parseSlot(Slot slot, std::string_view text, SlotInsn* out, std::string* error, const LabelResolver& labels) {
-  text = trim(text);
+  text = trimSpaces(text);
   SlotInsn insn;
   if (!text.empty() && text[0] == '@') {
     size_t end = text.find_first_of(" \t");
@@ -306,12 +277,12 @@ bool parseSlot(Slot slot, std::string_view text, SlotInsn* out, std::string* err
     }
     insn.predVector = p.file == RegFile::VP;
     insn.predIndex = p.index;
-    text = end == std::string_view::npos ? std::string_view() : trim(text.substr(end));
+    text = end == std::string_view::npos ? std::string_view() : trimSpaces(text.substr(end));
   }
   size_t mnEnd = text.find_first_of(" \t");
   std::string_view mnemonicFull = text.substr(0, mnEnd);
-  std::string_view rest = mnEnd == std::string_view::npos ? std::string_view() : trim(text.substr(mnEnd));
-  auto parts = split(mnemonicFull, '.');
+  std::string_view rest = mnEnd == std::string_view::npos ? std::string_view() : trimSpaces(text.substr(mnEnd));
+  auto parts = splitOn(mnemonicFull, '.');
   const InsnInfo* info = findInsn(slot, parts[0]);
   if (!info) {
     *error = fmt::format("unknown {} slot instruction '{}'", slotName(slot), parts[0]);
@@ -349,7 +320,7 @@ bool parseSlot(Slot slot, std::string_view text, SlotInsn* out, std::string* err
     if (rest[i] == ',')
       while (i + 1 < rest.size() && (rest[i + 1] == ' ' || rest[i + 1] == '\t')) ++i;
   }
-  auto tokens = splitSpaces(joined);
+  auto tokens = splitWords(joined);
   int numOperands = 0;
   for (int i = 0; i < 5; ++i)
     if (info->kinds[i]) ++numOperands;
@@ -359,7 +330,7 @@ bool parseSlot(Slot slot, std::string_view text, SlotInsn* out, std::string* err
       *error = fmt::format("'{}' expects {} operand{}", info->mnemonic, numOperands, numOperands > 1 ? "s" : "");
       return false;
     }
-    auto ops = split(tokens[0], ',');
+    auto ops = splitOn(tokens[0], ',');
     nextToken = 1;
     if (static_cast<int>(ops.size()) != numOperands) {
       *error = fmt::format("'{}' expects {} operand{}, got {}", info->mnemonic, numOperands,
@@ -454,7 +425,7 @@ bool parseSlot(Slot slot, std::string_view text, SlotInsn* out, std::string* err
 }
 
 bool parseBundle(std::string_view text, Bundle* out, std::string* error, const LabelResolver& labels) {
-  auto parts = split(text, ';');
+  auto parts = splitOn(text, ';');
   if (parts.size() != kNumSlots) {
     *error = fmt::format("a bundle has 4 slots separated by ';' (load ; spu ; vpu ; store), found {}", parts.size());
     return false;

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "tpc/isa/asm_text.h"
+#include "tpc/support/text.h"
 
 namespace tpc::assembler {
 
@@ -38,18 +39,6 @@ bool isLabel(std::string_view s, std::string_view* name) {
     if (!isIdentChar(c)) return false;
   *name = n;
   return true;
-}
-
-std::vector<std::string_view> words(std::string_view s) {
-  std::vector<std::string_view> out;
-  size_t i = 0;
-  while (i < s.size()) {
-    while (i < s.size() && (s[i] == ' ' || s[i] == '\t')) ++i;
-    size_t start = i;
-    while (i < s.size() && s[i] != ' ' && s[i] != '\t') ++i;
-    if (i > start) out.push_back(s.substr(start, i - start));
-  }
-  return out;
 }
 
 }  // namespace
@@ -96,7 +85,7 @@ obj::KernelObject assemble(std::string_view text, const std::string& fileName) {
     std::string_view name;
     if (isLabel(l.text, &name)) continue;
     if (l.text.front() == '.') {
-      auto w = words(l.text);
+      auto w = splitWords(l.text);
       std::string_view d = w[0];
       auto need = [&](size_t n, const char* usage) {
         if (w.size() != n) throw fail(l, l.indent, fmt::format("expected '{}'", usage));
