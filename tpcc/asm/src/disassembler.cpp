@@ -40,6 +40,10 @@ std::string disassemble(const obj::KernelObject& o, const DisassemblyOptions& op
   for (const obj::Param& p : o.params)
     out += fmt::format(".param {} {}\n", p.kind == obj::ParamKind::Tensor ? "tensor" : dtypeName(p.scalarType), p.name);
   out += fmt::format(".scalar_local {}\n.vector_local {}\n", o.scalarLocalBytes, o.vectorLocalBytes);
+  if (options.withSource)
+    for (const obj::VarLocation& v : o.debug.vars)
+      out += fmt::format("// variable {} ({}): {}{} in [0x{:x}, 0x{:x})\n", v.name, v.typeName.empty() ? "?" : v.typeName,
+                         isa::regFilePrefix(static_cast<isa::RegFile>(v.regFile)), v.regIndex, v.lowPc, v.highPc);
   out += fmt::format("{}:\n", o.kernelName);
 
   std::map<uint32_t, const obj::LineEntry*> lineAt;

@@ -14,6 +14,7 @@
 #include <llvm/Analysis/VectorUtils.h>
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/DebugInfoMetadata.h>
+#include <llvm/IR/DebugProgramInstruction.h>
 #include <llvm/IR/Function.h>
 #include <llvm/IR/GetElementPtrTypeIterator.h>
 #include <llvm/IR/Instructions.h>
@@ -141,6 +142,8 @@ class Selector : public SelectionContext {
       for (llvm::Instruction& in : bb) {
         setLoc(in);
         select(in);
+        for (llvm::DbgVariableRecord& dvr : llvm::filterDbgVars(in.getDbgRecordRange()))
+          noteVariable(dvr.getVariable(), dvr.getVariableLocationOp(0));
       }
     }
     lowerPhis();
@@ -193,6 +196,31 @@ class Selector : public SelectionContext {
       Reg r = newReg(RegFile::S);
       mf_.precolored.emplace_back(r, static_cast<uint32_t>(scalar++));
       values_[arg] = {r};
+    }
+  }
+
+  // A source variable now holds an IR value: note it on the instruction that produced the value's register
+  // (the last one emitted in this block that writes it), for the debugger's variable locations.
+  void noteVariable(llvm::DILocalVariable* var, llvm::Value* value) {
+    if (!var || !value || isa<llvm::Constant>(value)) return;
+    auto it = values_.find(value);
+    if (it == values_.end() || it->second.size() != 1) return;
+    Reg r = it->second[0];
+    auto& insts = mf_.blocks[static_cast<size_t>(cur_)].insts;
+    for (size_t k = insts.size(); k-- > 0;) {
+      if (insts[k].dst == r) {
+        std::string type;
+        llvm::DIType* t = var->getType();
+        // const int5 -> int5: qualifiers have no name of their own.
+        while (auto* d = llvm::dyn_cast_or_null<llvm::DIDerivedType>(t)) {
+          if (!d->getName().empty()) break;
+          t = d->getBaseType();
+        }
+        if (t) type = t->getName().str();
+        mf_.variables.push_back({var->getName().str(), type});
+        insts[k].variables.emplace_back(static_cast<uint32_t>(mf_.variables.size() - 1), r);
+        return;
+      }
     }
   }
 
@@ -1157,7 +1185,10 @@ class Selector : public SelectionContext {
   void llvmIntrinsic(llvm::IntrinsicInst& ii) {
     namespace ID = llvm::Intrinsic;
     switch (ii.getIntrinsicID()) {
-      case ID::lifetime_start: case ID::lifetime_end: case ID::assume: case ID::dbg_declare: case ID::dbg_value:
+      case ID::dbg_value:
+        if (auto* dv = llvm::dyn_cast<llvm::DbgValueInst>(&ii)) noteVariable(dv->getVariable(), dv->getValue());
+        return;
+      case ID::lifetime_start: case ID::lifetime_end: case ID::assume: case ID::dbg_declare:
       case ID::dbg_label: case ID::experimental_noalias_scope_decl: case ID::donothing:
         return;
       case ID::smax: case ID::smin: case ID::umax: case ID::umin: case ID::maxnum: case ID::minnum:
@@ -1249,6 +1280,7 @@ class Selector : public SelectionContext {
   Reg valueReg(llvm::Value* v) override { return reg(v); }
   const std::vector<Reg>& valueRegs(llvm::Value* v) override { return regs(v); }
   MOperand valueOperand(llvm::Value* v, uint32_t kinds) override { return operand(v, kinds); }
+  MOperand indexSource(llvm::Value* v) override { return indexOperand(v); }
   Reg vectorReg(llvm::Value* v) override { return regAsVector(v); }
   Reg freshReg(RegFile f) override { return newReg(f); }
   MInst& emitInst(MInst mi) override { return emit(mi); }

@@ -290,6 +290,7 @@ class FileAllocator {
         for (MOperand& o : mi.src)
           if (o.isReg()) map(o.reg);
         map(mi.pred);
+        for (auto& v : mi.variables) map(v.second);
       }
       map(b.condPred);
       map(b.loopCount);
@@ -452,7 +453,11 @@ void allocateRegisters(MFunction& mf, bool allowSpill) {
     std::vector<MInst> kept;
     kept.reserve(b.insts.size());
     for (MInst& mi : b.insts) {
-      if (mi.copy && mi.src[0].isReg() && mi.src[0].reg == mi.dst && !mi.pred.valid()) continue;
+      if (mi.copy && mi.src[0].isReg() && mi.src[0].reg == mi.dst && !mi.pred.valid()) {
+        // The value stays where it was: its variables are located from the previous instruction on.
+        if (!kept.empty()) kept.back().variables.insert(kept.back().variables.end(), mi.variables.begin(), mi.variables.end());
+        continue;
+      }
       kept.push_back(mi);
     }
     b.insts = std::move(kept);

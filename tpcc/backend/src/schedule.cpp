@@ -303,6 +303,7 @@ std::vector<ScheduledBundle> scheduleFunction(const MFunction& mf, const isa::Ar
           throw CodegenError(fmt::format("internal: invalid instruction '{}': {}", isa::formatSlot(slot), why),
                              node.inst.loc);
         sb.bundle.slots[static_cast<size_t>(s)] = slot;
+        sb.variables.insert(sb.variables.end(), node.inst.variables.begin(), node.inst.variables.end());
         if (!haveLoc && node.inst.loc.line) {
           sb.loc = node.inst.loc;
           haveLoc = true;

@@ -25,6 +25,9 @@ class SelectionContext {
   // An operand for a slot that takes `kinds` (isa::kindBit masks): an immediate or a broadcast scalar
   // when the value is a constant or a splat and the slot allows it, else a register.
   virtual MOperand valueOperand(llvm::Value* v, uint32_t kinds) = 0;
+  // An int5 value as the first source of an index-register operation: an immediate or a scalar register
+  // when it is a splat (broadcast to the dimensions), else an index register.
+  virtual MOperand indexSource(llvm::Value* v) = 0;
   // A vector value in a V register (splats broadcast with a move).
   virtual Reg vectorReg(llvm::Value* v) = 0;
   virtual Reg freshReg(RegFile f) = 0;

@@ -66,7 +66,8 @@ class KernelChecker : public clang::ASTConsumer, public clang::RecursiveASTVisit
   }
 
   bool VisitCallExpr(clang::CallExpr* call) {
-    if (!fromUser(call->getBeginLoc())) return true;
+    // A call that already has an error (no matching overload, say) was reported as such.
+    if (!fromUser(call->getBeginLoc()) || call->containsErrors()) return true;
     if (auto* decay = llvm::dyn_cast<clang::ImplicitCastExpr>(call->getCallee()->IgnoreParens()))
       calleeDecays_.insert(decay);
     const clang::FunctionDecl* callee = call->getDirectCallee();
@@ -271,6 +272,8 @@ FrontendResult compileSource(const FrontendOptions& options, llvm::LLVMContext& 
       "-Wno-main-return-type", "-Wno-unused-value"};
   // Keep signed zeros: -fno-signed-zeros above would let LLVM fold x + 0.0; drop it again.
   args.erase(std::find(args.begin(), args.end(), "-fno-signed-zeros"));
+  // Line tables always (they locate the backend's errors); variables with -g.
+  if (options.debugInfo) *std::find(args.begin(), args.end(), "-debug-info-kind=line-tables-only") = "-debug-info-kind=constructor";
   if (options.cplusplus) args.insert(args.end(), {"-x", "c++", "-std=c++17"});
   else args.insert(args.end(), {"-x", "c", "-std=gnu99"});
   for (const std::string& m : archMacros(options.arch)) args.insert(args.end(), {"-D", m});

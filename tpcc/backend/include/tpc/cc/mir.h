@@ -52,6 +52,9 @@ struct MInst {
   // with the same base whose offsets are a vector or more apart touch different elements.
   uint64_t coordBase = 0;  // 0: unknown
   int64_t coordOffset = 0;
+  // Source variables that hold this instruction's result from here on (-g): index into
+  // MFunction::variables and the register (rewritten with the others by the allocator).
+  std::vector<std::pair<uint32_t, Reg>> variables;
   SourceLoc loc;
 };
 
@@ -79,6 +82,10 @@ struct MFunction {
   std::vector<MBlock> blocks;  // in layout order; block 0 is the entry
   std::array<uint32_t, 8> numVirtual{};  // virtual registers allocated per file
   std::vector<std::pair<Reg, uint32_t>> precolored;  // virtual register -> the physical index it must get
+  struct Variable {
+    std::string name, typeName;
+  };
+  std::vector<Variable> variables;  // source variables with debug locations (-g)
   uint32_t scalarLocalBytes = 0, vectorLocalBytes = 0;  // local memory used by the kernel's data
 
   Reg newVirtual(RegFile f) { return Reg{f, numVirtual[static_cast<int>(f)]++}; }
@@ -88,6 +95,7 @@ struct MFunction {
 struct ScheduledBundle {
   isa::Bundle bundle;
   SourceLoc loc;
+  std::vector<std::pair<uint32_t, Reg>> variables;  // variables whose value an instruction here produces
 };
 
 }  // namespace tpc::cc
