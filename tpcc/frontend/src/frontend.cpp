@@ -17,6 +17,8 @@
 #include <clang/Frontend/CompilerInvocation.h>
 #include <clang/Frontend/MultiplexConsumer.h>
 #include <clang/Frontend/TextDiagnosticPrinter.h>
+#include <clang/Lex/Pragma.h>
+#include <clang/Lex/Preprocessor.h>
 #include <fmt/format.h>
 #include <llvm/IR/Module.h>
 #include <llvm/Support/MemoryBuffer.h>
@@ -227,12 +229,43 @@ class KernelChecker : public clang::ASTConsumer, public clang::RecursiveASTVisit
   std::map<const clang::FunctionDecl*, clang::SourceLocation> definitionLoc_;
 };
 
+// #pragma loop_unroll(N) is the vendor's spelling of #pragma unroll(N): re-enter it as that pragma.
+// #pragma loop_taken (the loop runs at least once) and #pragma tpc_printf (...) are hints we accept.
+class LoopUnrollPragma : public clang::PragmaHandler {
+ public:
+  LoopUnrollPragma() : clang::PragmaHandler("loop_unroll") {}
+  void HandlePragma(clang::Preprocessor& pp, clang::PragmaIntroducer intro, clang::Token& first) override {
+    std::string args;
+    clang::Token tok;
+    for (pp.Lex(tok); tok.isNot(clang::tok::eod); pp.Lex(tok)) args += pp.getSpelling(tok);
+    std::string text = "_Pragma(\"unroll" + args + "\")";
+    auto buffer = llvm::MemoryBuffer::getMemBufferCopy(text, "<loop_unroll>");
+    clang::SourceManager& sm = pp.getSourceManager();
+    clang::FileID id = sm.createFileID(std::move(buffer), clang::SrcMgr::C_User, 0, 0, first.getLocation());
+    pp.EnterSourceFile(id, nullptr, first.getLocation());
+  }
+};
+
+class IgnoredPragma : public clang::PragmaHandler {
+ public:
+  explicit IgnoredPragma(const char* name) : clang::PragmaHandler(name) {}
+  void HandlePragma(clang::Preprocessor& pp, clang::PragmaIntroducer, clang::Token&) override {
+    clang::Token tok;
+    for (pp.Lex(tok); tok.isNot(clang::tok::eod); pp.Lex(tok)) {
+    }
+  }
+};
+
 class CheckingAction : public clang::EmitLLVMOnlyAction {
  public:
   CheckingAction(llvm::LLVMContext* context, KernelSignature* signature)
       : clang::EmitLLVMOnlyAction(context), signature_(signature) {}
 
   std::unique_ptr<clang::ASTConsumer> CreateASTConsumer(clang::CompilerInstance& ci, llvm::StringRef file) override {
+    clang::Preprocessor& pp = ci.getPreprocessor();
+    pp.AddPragmaHandler(new LoopUnrollPragma());
+    pp.AddPragmaHandler(new IgnoredPragma("loop_taken"));
+    pp.AddPragmaHandler(new IgnoredPragma("tpc_printf"));
     std::vector<std::unique_ptr<clang::ASTConsumer>> consumers;
     consumers.push_back(std::make_unique<KernelChecker>(ci, signature_));
     consumers.push_back(clang::EmitLLVMOnlyAction::CreateASTConsumer(ci, file));
