@@ -31,6 +31,8 @@ CASES = [
      (1, 64 * 128), 64, "cols"),
     ("scale_rows_i32", "scale_rows_branchy_i32.c", run_samples.spec_scale_rows_i32, (2, 64 * 64),
      (2, 64 * 128), 64, "cols"),
+    ("scale_add_unroll8", "scale_add_unroll8_f32.c", run_samples.spec_scale_add_f32, (1, 64 * 64), (1, 64 * 128),
+     64, "cols"),
     ("column_sum_f32", "column_sum_f32.c", run_samples.spec_column_sum_f32, (64, 64), (128, 64), 64, "rows"),
     ("staged_local_f32", "staged_local_f32.c", run_samples.spec_staged_local_f32, (1, 256 * 16),
      (1, 256 * 32), 64, "cols"),

@@ -139,6 +139,13 @@ def spec_scale_rows_i32(rows, cols):
                 shape=[rows, cols])
 
 
+def spec_scale_add_f32(rows, cols):
+    a, b = f32_values(rows * cols, 8), f32_values(rows * cols, 9)
+    alpha = -0.75
+    return dict(inputs=[("a.npy", "<f4", a, ""), ("b.npy", "<f4", b, "")], scalars=[str(alpha)],
+                output=("out.npy", "f32", [f32(f32(x * alpha) + y) for x, y in zip(a, b)]), shape=[rows, cols])
+
+
 def spec_many_live_vectors_f32(rows, cols):
     x = f32_values(rows * cols, 7)
     want = []
@@ -165,6 +172,8 @@ SAMPLES = [
      "__local__ vector memory"),
     ("scale_rows_i32", "tpc-c/scale_rows_branchy_i32.c", spec_scale_rows_i32, (6, 70),
      "data-dependent branches, i32 % and *"),
+    ("scale_add_unroll8_f32", "tpc-c/scale_add_unroll8_f32.c", spec_scale_add_f32, (3, 64 * 41 + 5),
+     "software-pipelined loop"),
     ("many_live_vectors_f32", "tpc-c/many_live_vectors_f32.c", spec_many_live_vectors_f32, (2, 100),
      "45 live vectors: spills"),
     # The same sources compiled as C++ (-x c++), as the vendor's compiler allows.

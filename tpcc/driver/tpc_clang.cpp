@@ -141,6 +141,8 @@ int main(int argc, char** argv) {
         break;
       } catch (const tpc::cc::CodegenError& e) {
         if (!e.outOfRegisters || optLevel == 0 || ++attempt == std::size(unrollCounts)) throw;
+        if (std::getenv("TPC_DEBUG_RETRY"))
+          std::fprintf(stderr, "tpc-clang: %s; unrolling %d times instead\n", e.what(), unrollCounts[attempt]);
         fr.module = llvm::CloneModule(*pristine);
         tpc::cc::optimizeModule(*fr.module, optLevel, unrollCounts[attempt]);
       }

@@ -231,6 +231,7 @@ obj::KernelObject generateObject(llvm::Module& module, const KernelSignature& si
 
   MFunction mf = selectInstructions(*entry, signature);
   eliminateDeadCode(mf);
+  pipelineLoops(mf);
   legalizeImmediates(mf);
   if (options.printMir) std::fprintf(stderr, "%s", printMir(mf).c_str());
   allocateRegisters(mf, options.allowSpill);

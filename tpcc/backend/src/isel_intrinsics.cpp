@@ -10,8 +10,10 @@
 //   - constant parameters that select switch fields: dimmask, dim, size/offset (partial tensor access),
 //     rmw (read-modify-write selector), src_dg/dest_dg/sdg0..3 (mov_dual_group).
 #include <fmt/format.h>
+#include <llvm/Analysis/ConstantFolding.h>
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/Instructions.h>
+#include <llvm/IR/Module.h>
 
 #include "selection_context.h"
 
@@ -97,10 +99,20 @@ class Lowerer {
     throw CodegenError(fmt::format("{}: {}", info_.name, what), loc_);
   }
 
+  // A constant integer, through casts of constants (at -O0 a bool argument arrives as `trunc i8 1 to i1`).
+  llvm::ConstantInt* constantInt(llvm::Value* v) const {
+    if (auto* c = dyn_cast<llvm::ConstantInt>(v)) return c;
+    if (auto* cast = dyn_cast<llvm::CastInst>(v))
+      if (llvm::ConstantInt* op = constantInt(cast->getOperand(0)))
+        return llvm::dyn_cast_or_null<llvm::ConstantInt>(llvm::ConstantFoldCastOperand(
+            cast->getOpcode(), op, cast->getType(), call_.getModule()->getDataLayout()));
+    return nullptr;
+  }
+
   uint32_t constant(const char* name) const {
     llvm::Value* v = arg(name);
     if (!v) return 0;
-    auto* c = dyn_cast<llvm::ConstantInt>(v);
+    llvm::ConstantInt* c = constantInt(v);
     if (!c) error(fmt::format("argument '{}' must be a compile-time constant", name));
     return static_cast<uint32_t>(c->getZExtValue());
   }
@@ -134,8 +146,9 @@ class Lowerer {
       used |= kSwRound;
     }
     if (insn.id == InsnId::VpuConvert || insn.id == InsnId::SpuConvert) {
-      if ((vendor & kSwClipFp) && isFloat(info_.dtype) && isFloat(info_.dt2)) {
-        set(SwitchField::Sat, 1);  // our sat: float narrowing clips to the largest finite value
+      if ((vendor & kSwClipFp) && isFloat(info_.dtype)) {
+        // Float results: our sat clips to the largest finite value. Integer results saturate anyway.
+        if (isFloat(info_.dt2)) set(SwitchField::Sat, 1);
         used |= kSwClipFp;
       }
       if (has("options")) used |= kSwLinear;  // same lane count: linear and swizzled orders coincide
@@ -187,7 +200,7 @@ class Lowerer {
     p.negate = constant("polarity") != 0;
     llvm::Value* v = arg("predicate");
     if (!v) return p;
-    if (auto* c = dyn_cast<llvm::ConstantInt>(v)) {
+    if (llvm::ConstantInt* c = constantInt(v)) {
       p.never = c->isZero() != p.negate;
       return p;
     }
@@ -220,7 +233,7 @@ class Lowerer {
   // Source operand for a slot that accepts `kinds`.
   MOperand source(llvm::Value* v, uint32_t kinds) {
     if (v->getType()->isIntegerTy(1) && !(kinds & kindBit(RegFile::SP)) && (kinds & kindBit(RegFile::S))) {
-      if (auto* c = dyn_cast<llvm::ConstantInt>(v); c && (kinds & kindBit(RegFile::Imm)))
+      if (llvm::ConstantInt* c = constantInt(v); c && (kinds & kindBit(RegFile::Imm)))
         return MOperand::ofImm(c->isZero() ? 0u : 1u);
       return MOperand::ofReg(predicateAsScalar(v));  // a bool where the slot takes a scalar
     }
@@ -387,27 +400,30 @@ class Lowerer {
     Predicate p = predicate();
     if (p.never) return returnIncome();
     Reg src = cx_.vectorReg(arg("a"));
-    auto make = [&](uint32_t sdg, uint32_t ddg) {
-      MInst m = makeInst(InsnId::VpuMovDualGroup, info_.dtype, Reg{});
-      m.src[0] = MOperand::ofReg(src);
-      m.sw = isa::switchField(SwitchField::SrcGroup).set(0, sdg);
-      m.sw = isa::switchField(SwitchField::DstGroup).set(m.sw, ddg);
-      return m;
-    };
-    if (!all) return finish(make(dualGroup("src_dg"), dualGroup("dest_dg")), p);
-    // Dual group k of the result is dual group sdg<k> of a: four moves into the same register.
+    // A lane predicate selects lanes of the intrinsic's type, while mov_dual_group predicates 32-bit
+    // lanes: move without it into a temporary, then merge with a predicated move of the type.
+    bool lanes = !p.always && p.reg.file == RegFile::VP;
+    Predicate moveP = lanes ? Predicate{} : p;
+    Reg dst = lanes ? cx_.freshReg(RegFile::V) : cx_.valueReg(&call_);
+    // Dual groups the moves do not write (and all of them when a scalar predicate is false) keep income.
+    if (!all || !moveP.always) cx_.emitRegCopy(dst, cx_.valueReg(income()));
     const char* const names[] = {"sdg0", "sdg1", "sdg2", "sdg3"};
-    Reg dst = cx_.valueReg(&call_);
-    if (!p.always) cx_.emitRegCopy(dst, cx_.valueReg(income()));
-    for (uint32_t k = 0; k < 4; ++k) {
-      MInst m = make(dualGroup(names[k]), k);
-      m.dst = dst;
+    for (uint32_t k = 0; k < (all ? 4u : 1u); ++k) {
+      MInst m = makeInst(InsnId::VpuMovDualGroup, info_.dtype, dst);
+      m.src[0] = MOperand::ofReg(src);
+      m.sw = isa::switchField(SwitchField::SrcGroup).set(0, all ? dualGroup(names[k]) : dualGroup("src_dg"));
+      m.sw = isa::switchField(SwitchField::DstGroup).set(m.sw, all ? k : dualGroup("dest_dg"));
       m.dstIsRead = true;
-      if (!p.always) {
-        m.pred = p.reg;
-        m.predNegate = p.negate;
+      if (!moveP.always) {
+        m.pred = moveP.reg;
+        m.predNegate = moveP.negate;
       }
       cx_.emitInst(m);
+    }
+    if (lanes) {
+      MInst mov = makeInst(InsnId::VpuMov, info_.dtype, Reg{});
+      mov.src[0] = MOperand::ofReg(dst);
+      finish(mov, p);
     }
   }
 

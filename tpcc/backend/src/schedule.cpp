@@ -97,9 +97,71 @@ isa::SlotInsn toSlot(const MInst& mi, uint32_t imm) {
 struct BlockSchedule {
   std::vector<std::array<int, isa::kNumSlots>> bundles;  // node index per slot, -1 empty
   std::vector<Node> nodes;
+  int exitDelay = 0;  // cycles the next block must wait for writes still in flight (hardware loop bodies)
 };
 
-BlockSchedule scheduleBlock(const MFunction& mf, int index, int nextInLayout) {
+// A hardware loop body repeats back to back with nothing between iterations, so instead of letting every
+// write land before its end, it only needs to be long enough that each iteration's reads and writes come
+// late enough after the previous iteration's writes (the same rules as within a block, across the back
+// edge: L is the body's length, c a cycle within it):
+//   read after write   L + c_read  >= c_write + lat                (reads of the previous iteration's value)
+//   write after write  L + c_first + lat_first > c_last + lat_last  (the next iteration's first write lands last)
+//   write after read   L + c_first >= c_read                       (... and comes no earlier than the last read)
+//   memory             L + c_load >= c_store + 1 for one tensor, L + c_store >= c_store' + 1
+// Whatever is still in flight when the loop ends, the block after it waits for.
+int loopBodyLength(const BlockSchedule& bs, int body) {
+  int length = static_cast<int>(bs.bundles.size());
+  struct Access {
+    int firstWrite = -1, firstWriteLat = 0, lastWrite = -1, lastWriteLat = 0, firstExposedRead = -1, lastRead = -1;
+  };
+  std::map<uint32_t, Access> regs;
+  std::map<std::pair<Memory, uint32_t>, std::pair<int, int>> memory;  // first load, last store cycles
+  std::map<std::pair<Memory, uint32_t>, int> firstStore;
+  for (int i = 0; i < body; ++i) {
+    const Node& n = bs.nodes[static_cast<size_t>(i)];
+    forEachRead(n.inst, [&](const Reg& r) {
+      Access& a = regs[regKey(r)];
+      if (a.firstWrite < 0 && a.firstExposedRead < 0) a.firstExposedRead = n.cycle;
+      if (a.firstWrite < 0 && a.firstExposedRead >= 0) a.firstExposedRead = std::min(a.firstExposedRead, n.cycle);
+      a.lastRead = std::max(a.lastRead, n.cycle);
+    });
+    if (n.inst.dst.valid()) {
+      Access& a = regs[regKey(n.inst.dst)];
+      if (a.firstWrite < 0) {
+        a.firstWrite = n.cycle;
+        a.firstWriteLat = latency(n.inst);
+      }
+      a.lastWrite = n.cycle;
+      a.lastWriteLat = latency(n.inst);
+    }
+    Memory kind = memoryOf(n.inst.op);
+    if (kind != Memory::None) {
+      auto m = std::make_pair(kind, kind == Memory::Tensor ? isa::switchField(isa::SwitchField::Tensor).get(n.inst.sw) : 0u);
+      auto& [firstLoad, lastStore] = memory.try_emplace(m, -1, -1).first->second;
+      if (isStore(n.inst.op)) {
+        lastStore = n.cycle;
+        if (!firstStore.count(m)) firstStore[m] = n.cycle;
+      } else if (firstLoad < 0) {
+        firstLoad = n.cycle;
+      }
+    }
+  }
+  for (const auto& [key, a] : regs) {
+    if (a.lastWrite < 0) continue;
+    if (a.firstExposedRead >= 0) length = std::max(length, a.lastWrite + a.lastWriteLat - a.firstExposedRead);
+    length = std::max(length, a.lastWrite + a.lastWriteLat - a.firstWrite - a.firstWriteLat + 1);
+    if (a.lastRead >= 0) length = std::max(length, a.lastRead - a.firstWrite);
+  }
+  for (const auto& [m, fl] : memory) {
+    auto [firstLoad, lastStore] = fl;
+    if (lastStore < 0) continue;
+    if (firstLoad >= 0) length = std::max(length, lastStore + 1 - firstLoad);
+    length = std::max(length, lastStore + 1 - firstStore[m]);
+  }
+  return length;
+}
+
+BlockSchedule scheduleBlock(const MFunction& mf, int index, int nextInLayout, int entryDelay) {
   const MBlock& blk = mf.blocks[static_cast<size_t>(index)];
   BlockSchedule bs;
   for (const MInst& mi : blk.insts) bs.nodes.push_back(Node{mi});
@@ -196,17 +258,37 @@ BlockSchedule scheduleBlock(const MFunction& mf, int index, int nextInLayout) {
   std::vector<std::vector<std::pair<int, int>>> succs(static_cast<size_t>(n));
   for (int j = 0; j < n; ++j)
     for (auto [i, d] : bs.nodes[static_cast<size_t>(j)].preds) succs[static_cast<size_t>(i)].emplace_back(j, d);
+  // In a hardware loop body, what the next iteration reads first (loop-carried values: induction
+  // variables, coordinates) is urgent: the next iteration can start only when it has landed.
+  std::vector<int> carriedBonus(static_cast<size_t>(n), 0);
+  if (blk.bodyIter.valid()) {
+    std::map<uint32_t, bool> writtenBefore;
+    std::map<uint32_t, bool> exposed;
+    for (int i = 0; i < body; ++i) {
+      const MInst& mi = bs.nodes[static_cast<size_t>(i)].inst;
+      forEachRead(mi, [&](const Reg& r) {
+        if (!writtenBefore.count(regKey(r))) exposed[regKey(r)] = true;
+      });
+      if (mi.dst.valid()) writtenBefore[regKey(mi.dst)] = true;
+    }
+    for (const auto& [key, w] : lastWrite)
+      if (exposed.count(key) && w < body) carriedBonus[static_cast<size_t>(w)] = 1000;
+  }
   for (int i = n - 1; i >= 0; --i) {
-    int h = latency(bs.nodes[static_cast<size_t>(i)].inst);
+    int h = latency(bs.nodes[static_cast<size_t>(i)].inst) + carriedBonus[static_cast<size_t>(i)];
     for (auto [j, d] : succs[static_cast<size_t>(i)]) h = std::max(h, d + bs.nodes[static_cast<size_t>(j)].height);
     bs.nodes[static_cast<size_t>(i)].height = h;
   }
 
   // The block may end (first terminator, or the end of the block) only once every write has landed.
   int placed = 0;
-  for (int cycle = 0; placed < n; ++cycle) {
+  for (int cycle = 0; placed < n || cycle < entryDelay; ++cycle) {
     std::array<int, isa::kNumSlots> bundle;
     bundle.fill(-1);
+    if (cycle < entryDelay) {  // writes of the loop before this block are still landing
+      bs.bundles.push_back(bundle);
+      continue;
+    }
     bool progress = true;
     while (progress) {
       progress = false;
@@ -240,11 +322,17 @@ BlockSchedule scheduleBlock(const MFunction& mf, int index, int nextInLayout) {
     }
     bs.bundles.push_back(bundle);
   }
-  // A block without terminator bundles falls through: pad until its writes have landed.
+  // A block without terminator bundles falls through: pad until its writes have landed; a hardware loop
+  // body only as far as its next iteration needs, leaving the rest to the block after the loop.
   if (body == n) {
     int landed = 0;
     for (int i = 0; i < body; ++i)
       landed = std::max(landed, bs.nodes[static_cast<size_t>(i)].cycle + latency(bs.nodes[static_cast<size_t>(i)].inst));
+    if (blk.bodyIter.valid()) {
+      int length = loopBodyLength(bs, body);
+      bs.exitDelay = std::max(0, landed - length);
+      landed = length;
+    }
     while (static_cast<int>(bs.bundles.size()) < landed) {
       std::array<int, isa::kNumSlots> empty;
       empty.fill(-1);
@@ -275,7 +363,8 @@ std::vector<ScheduledBundle> scheduleFunction(const MFunction& mf, const isa::Ar
       schedules.emplace_back();
       continue;
     }
-    schedules.push_back(scheduleBlock(mf, b, nextLive[static_cast<size_t>(b)]));
+    int delay = b > 0 ? schedules.back().exitDelay : 0;
+    schedules.push_back(scheduleBlock(mf, b, nextLive[static_cast<size_t>(b)], delay));
     address += static_cast<uint32_t>(schedules.back().bundles.size() * isa::kBundleBytes);
   }
   blockAddress[static_cast<size_t>(nb)] = address;

@@ -8,6 +8,10 @@
 
 namespace tpc::cc {
 
+// Two-stage software pipelining of hardware loop bodies: the stores (and what only feeds them) of one
+// iteration run with the loads of the next. See pipeline.cpp.
+void pipelineLoops(MFunction& mf);
+
 // Removes instructions whose results nothing reads (and that store nothing and transfer no control).
 void eliminateDeadCode(MFunction& mf);
 
