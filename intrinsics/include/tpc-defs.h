@@ -105,6 +105,13 @@ typedef struct _uint256 { uint64 v1, v2, v3, v4; } uint256;
 #define __global __attribute__((address_space(2)))
 #define __global__ __global
 
+// printf of a string with at most one value (a scalar or a vector lane); tpc-sim prints it per core.
+#ifdef __cplusplus
+extern "C" int printf(const char* format, ...);
+#else
+int printf(const char* format, ...);
+#endif
+
 // A tensor parameter is the tensor's number (its position among the kernel's tensor parameters).
 typedef int tensor;
 

@@ -184,6 +184,19 @@ void readDebugLine(const Section& s, const std::string& file, DebugInfo& d) {
   r.expectEnd();
 }
 
+void readPrintf(const Section& s, const std::string& file, std::vector<std::string>& formats) {
+  ByteReader r(s.data, file, kSectPrintf);
+  r.magic(kPrintfMagic);
+  uint16_t version = r.u16("version");
+  if (version != kPrintfVersion)
+    r.fail(fmt::format("unsupported version {} (this library reads version {})", version, kPrintfVersion));
+  if (uint16_t flags = r.u16("flags"); flags != 0) r.fail(fmt::format("reserved flags {:#x} are set", flags));
+  uint32_t n = r.count("format count", 4);
+  formats.reserve(n);
+  for (uint32_t i = 0; i < n; ++i) formats.push_back(r.str("format string"));
+  r.expectEnd();
+}
+
 void readDebugVars(const Section& s, const std::string& file, DebugInfo& d) {
   ByteReader r(s.data, file, kSectDebugVars);
   r.magic(kDebugVarsMagic);
@@ -261,6 +274,7 @@ KernelObject readObject(std::span<const uint8_t> bytes, const std::string& nameF
   const Section* bitcode = elf.find(kSectBitcode, SHT_PROGBITS);
   const Section* debugLine = elf.find(kSectDebugLine, SHT_PROGBITS);
   const Section* debugVars = elf.find(kSectDebugVars, SHT_PROGBITS);
+  const Section* printfTable = elf.find(kSectPrintf, SHT_PROGBITS);
   const Section* symtab = elf.find(kSectSymtab, SHT_SYMTAB);
 
   if (text->data.size() % kBundleBytes != 0)
@@ -273,6 +287,7 @@ KernelObject readObject(std::span<const uint8_t> bytes, const std::string& nameF
   if (bitcode) obj.bitcode.assign(bitcode->data.begin(), bitcode->data.end());
   if (debugLine) readDebugLine(*debugLine, file, obj.debug);
   if (debugVars) readDebugVars(*debugVars, file, obj.debug);
+  if (printfTable) readPrintf(*printfTable, file, obj.printfFormats);
 
   // Semantic checks shared with the writer (name, arch, types, debug ranges against .text).
   detail::validateObject(obj, file);

@@ -45,6 +45,16 @@ std::vector<uint8_t> encodeDebugLine(const DebugInfo& d) {
   return std::move(w.bytes());
 }
 
+std::vector<uint8_t> encodePrintf(const std::vector<std::string>& formats) {
+  ByteWriter w;
+  w.raw(kPrintfMagic, 4);
+  w.u16(kPrintfVersion);
+  w.u16(0);
+  w.u32(static_cast<uint32_t>(formats.size()));
+  for (const std::string& f : formats) w.str(f);
+  return std::move(w.bytes());
+}
+
 std::vector<uint8_t> encodeDebugVars(const DebugInfo& d) {
   ByteWriter w;
   w.raw(kDebugVarsMagic, 4);
@@ -107,6 +117,8 @@ std::vector<uint8_t> writeObject(const KernelObject& obj) {
   if (!obj.bitcode.empty()) sects.push_back({kSectBitcode, SHT_PROGBITS, 0, 4, 0, 0, 0, obj.bitcode});
   if (!debugLine.empty()) sects.push_back({kSectDebugLine, SHT_PROGBITS, 0, 4, 0, 0, 0, debugLine});
   if (!debugVars.empty()) sects.push_back({kSectDebugVars, SHT_PROGBITS, 0, 4, 0, 0, 0, debugVars});
+  const std::vector<uint8_t> printfTable = obj.printfFormats.empty() ? std::vector<uint8_t>{} : encodePrintf(obj.printfFormats);
+  if (!printfTable.empty()) sects.push_back({kSectPrintf, SHT_PROGBITS, 0, 4, 0, 0, 0, printfTable});
 
   // .strtab: "\0<kernel>\0".
   std::vector<uint8_t> strtab(1, 0);

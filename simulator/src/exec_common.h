@@ -93,6 +93,7 @@ ExecFn vectorDataExec(const isa::SlotInsn& insn);
 ExecFn scalarExec(const isa::SlotInsn& insn);
 ExecFn controlExec(const isa::SlotInsn& insn);
 ExecFn memoryExec(const isa::SlotInsn& insn);
+ExecFn printfExec(const isa::SlotInsn& insn);
 
 }  // namespace tpc::sim::exec
 

@@ -88,6 +88,7 @@ LaunchResult Launch::run() {
   for (int c = 0; c < numCores_; ++c) {
     Core& core = *cores_[static_cast<size_t>(c)];
     result.cores.push_back(core.stats());
+    result.printf.push_back(core.printfOutput());
     if (core.fault() && !result.fault) result.fault = core.fault();
     result.trace += traces[static_cast<size_t>(c)];
   }

@@ -67,6 +67,22 @@ SlotAccess accessOf(const isa::SlotInsn& insn) {
 
 }  // namespace
 
+bool Program::setPrintfFormats(std::vector<std::string> formats, std::string* error) {
+  std::vector<isa::PrintfFormat> parsed;
+  for (size_t i = 0; i < formats.size(); ++i) {
+    std::string why;
+    auto p = isa::parsePrintfFormat(formats[i], &why);
+    if (!p) {
+      *error = fmt::format("printf format {} (\"{}\"): {}", i, formats[i], why);
+      return false;
+    }
+    parsed.push_back(*p);
+  }
+  printfFormats_ = std::move(formats);
+  printfParsed_ = std::move(parsed);
+  return true;
+}
+
 bool Program::load(std::span<const uint8_t> text, std::string* error, const isa::ArchInfo* arch) {
   if (text.size() % isa::kBundleBytes) {
     *error = fmt::format("code size {} is not a multiple of the {}-byte bundle", text.size(), isa::kBundleBytes);

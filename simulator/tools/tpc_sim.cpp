@@ -105,7 +105,8 @@ int run(const Args& a) {
 
   tpc::sim::Program program;
   std::string why;
-  if (!program.load(o.text, &why, arch)) throw UserError(fmt::format("{}: {}", a.kernel, why));
+  if (!program.load(o.text, &why, arch) || !program.setPrintfFormats(o.printfFormats, &why))
+    throw UserError(fmt::format("{}: {}", a.kernel, why));
 
   // Parameters in source order: tensors take -t arguments, scalars -s arguments, each in order.
   std::vector<const tpc::obj::Param*> tensorParams, scalarParams;
@@ -149,6 +150,16 @@ int run(const Args& a) {
   launch.setIndexSpace(space);
   tpc::sim::LaunchResult r = launch.run();
 
+  // What the kernel printed, core by core (also when it faulted: it helps to see how far it got).
+  for (size_t c = 0; c < r.printf.size(); ++c) {
+    std::string_view text = r.printf[c];
+    while (!text.empty()) {
+      size_t nl = text.find('\n');
+      std::string_view line = text.substr(0, nl);
+      std::printf("core %zu: %.*s\n", c, static_cast<int>(line.size()), line.data());
+      text = nl == std::string_view::npos ? std::string_view() : text.substr(nl + 1);
+    }
+  }
   if (r.fault) {
     tpc::sim::Fault f = *r.fault;
     f.where = sourceLineOf(o, f.address);

@@ -42,6 +42,7 @@ KernelObject fullObject() {
   o.vectorLocalBytes = 80 * 1024;
   o.text = bundles(10, 3);  // 640 bytes
   o.bitcode = {'B', 'C', 0xC0, 0xDE, 1, 2, 3, 4, 5, 6, 7};
+  o.printfFormats = {"hello\n", "value %d\n", ""};
   o.debug.files = {"softmax.c", "include/tpc_helpers.h"};
   o.debug.lines = {{0, 0, 10, 3}, {64, 0, 11, 5}, {128, 1, 200, 1}, {576, 0, 42, 9}};
   o.debug.vars = {{"i", 0, 640, 2, 5, 0, "int"},
@@ -323,16 +324,17 @@ TEST(ObjectElf, HeaderAndSections) {
   EXPECT_EQ(e.shoff % 8, 0u);
   EXPECT_EQ(e.shoff + 64ull * e.shnum, b.size());  // the header table ends the file
 
-  // null, .text, .tpc.kernel, .tpc.bitcode, .tpc.debug_line, .tpc.debug_vars, .symtab, .strtab, .shstrtab
-  ASSERT_EQ(e.shnum, 9);
+  // null, .text, .tpc.kernel, .tpc.bitcode, .tpc.debug_line, .tpc.debug_vars, .tpc.printf, .symtab, .strtab,
+  // .shstrtab
+  ASSERT_EQ(e.shnum, 10);
   std::vector<std::string> names;
   for (const auto& s : e.sects) names.push_back(s.name);
   EXPECT_EQ(names, (std::vector<std::string>{"", ".text", ".tpc.kernel", ".tpc.bitcode", ".tpc.debug_line",
-                                              ".tpc.debug_vars", ".symtab", ".strtab", ".shstrtab"}));
+                                              ".tpc.debug_vars", ".tpc.printf", ".symtab", ".strtab", ".shstrtab"}));
   EXPECT_EQ(e.sects[0].type, 0u);
   EXPECT_EQ(e.sects[0].size, 0u);
-  EXPECT_EQ(e.shstrndx, 8);
-  EXPECT_EQ(e.sects[8].type, 3u);  // SHT_STRTAB
+  EXPECT_EQ(e.shstrndx, 9);
+  EXPECT_EQ(e.sects[9].type, 3u);  // SHT_STRTAB
 
   const RawSect& text = e.get(".text");
   EXPECT_EQ(text.type, 1u);         // SHT_PROGBITS
@@ -849,3 +851,20 @@ TEST(ObjectWriter, RejectsInvalidObjects) {
 }
 
 }  // namespace
+
+// The printf table travels in .tpc.printf: layout checked byte for byte, and its absence when empty.
+TEST(ObjectPrintf, TableLayoutAndRoundTrip) {
+  KernelObject o = minimalObject();
+  o.printfFormats = {"a%d\n", "bc"};
+  std::vector<uint8_t> bytes = writeObject(o);
+  KernelObject back = readObject(bytes, "p.o");
+  EXPECT_EQ(back.printfFormats, o.printfFormats);
+  const std::vector<uint8_t> want = {'T', 'P', 'C', 'P', 1, 0, 0, 0, 2, 0, 0, 0, 4, 0, 0, 0, 'a', '%', 'd', '\n',
+                                     2, 0, 0, 0, 'b', 'c'};
+  auto it = std::search(bytes.begin(), bytes.end(), want.begin(), want.end());
+  EXPECT_NE(it, bytes.end()) << "the .tpc.printf section does not hold the documented bytes";
+  KernelObject none = minimalObject();
+  std::vector<uint8_t> plain = writeObject(none);
+  const std::string name = ".tpc.printf";
+  EXPECT_EQ(std::search(plain.begin(), plain.end(), name.begin(), name.end()), plain.end());
+}

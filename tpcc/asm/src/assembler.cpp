@@ -18,9 +18,18 @@ struct Line {
   size_t indent;          // column of the first non-blank character (0-based)
 };
 
+// Everything before "//", except inside a string literal.
 std::string_view stripComment(std::string_view s) {
-  size_t c = s.find("//");
-  return c == std::string_view::npos ? s : s.substr(0, c);
+  bool quoted = false;
+  for (size_t i = 0; i < s.size(); ++i) {
+    if (quoted && s[i] == '\\') {
+      ++i;
+      continue;
+    }
+    if (s[i] == '"') quoted = !quoted;
+    if (!quoted && s[i] == '/' && i + 1 < s.size() && s[i + 1] == '/') return s.substr(0, i);
+  }
+  return s;
 }
 
 std::string_view trimRight(std::string_view s) {
@@ -111,6 +120,13 @@ obj::KernelObject assemble(std::string_view text, const std::string& fileName) {
           throw fail(l, l.indent, fmt::format("unknown parameter type '{}' (expected tensor or a data type)", w[1]));
         }
         o.params.push_back(p);
+      } else if (d == ".printf_format") {
+        // The rest of the line is one string literal (it may contain spaces).
+        std::string_view literal = trimSpaces(l.text.substr(d.size()));
+        std::string why;
+        auto text = unquoteCString(literal, &why);
+        if (!text) throw fail(l, l.indent, fmt::format(".printf_format: {}", why));
+        o.printfFormats.push_back(*text);
       } else if (d == ".scalar_local" || d == ".vector_local") {
         need(2, fmt::format("{} BYTES", d).c_str());
         auto v = isa::parseInteger(w[1]);
@@ -120,7 +136,7 @@ obj::KernelObject assemble(std::string_view text, const std::string& fileName) {
       } else {
         throw fail(l, l.indent,
                    fmt::format("unknown directive '{}' (expected .kernel, .arch, .param, .scalar_local, "
-                               ".vector_local)", d));
+                               ".vector_local, .printf_format)", d));
       }
       continue;
     }

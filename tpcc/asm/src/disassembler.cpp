@@ -6,6 +6,7 @@
 
 #include "tpc/asm/assembler.h"
 #include "tpc/isa/asm_text.h"
+#include "tpc/support/text.h"
 
 namespace tpc::assembler {
 
@@ -40,6 +41,7 @@ std::string disassemble(const obj::KernelObject& o, const DisassemblyOptions& op
   for (const obj::Param& p : o.params)
     out += fmt::format(".param {} {}\n", p.kind == obj::ParamKind::Tensor ? "tensor" : dtypeName(p.scalarType), p.name);
   out += fmt::format(".scalar_local {}\n.vector_local {}\n", o.scalarLocalBytes, o.vectorLocalBytes);
+  for (const std::string& f : o.printfFormats) out += ".printf_format " + quoteCString(f) + "\n";
   if (options.withSource)
     for (const obj::VarLocation& v : o.debug.vars)
       out += fmt::format("// variable {} ({}): {}{} in [0x{:x}, 0x{:x})\n", v.name, v.typeName.empty() ? "?" : v.typeName,

@@ -245,6 +245,7 @@ obj::KernelObject generateObject(llvm::Module& module, const KernelSignature& si
     o.params.push_back(obj::Param{p.name, p.isTensor ? obj::ParamKind::Tensor : obj::ParamKind::Scalar,
                                   p.isTensor ? DType::I32 : p.scalarType});
   o.scalarLocalBytes = mf.scalarLocalBytes;
+  o.printfFormats = mf.printfFormats;
   o.vectorLocalBytes = mf.vectorLocalBytes;
   o.text.resize(bundles.size() * isa::kBundleBytes);
   for (size_t k = 0; k < bundles.size(); ++k) isa::encodeBundle(bundles[k].bundle, o.text.data() + k * isa::kBundleBytes);

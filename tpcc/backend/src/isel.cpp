@@ -11,6 +11,7 @@
 #include <unordered_map>
 
 #include <fmt/format.h>
+#include <llvm/Analysis/ValueTracking.h>
 #include <llvm/Analysis/VectorUtils.h>
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/DebugInfoMetadata.h>
@@ -25,6 +26,7 @@
 #include "selection_context.h"
 #include "tpc/cc/codegen.h"
 #include "tpc/isa/intrinsics.h"
+#include "tpc/isa/printf_format.h"
 
 namespace tpc::cc {
 
@@ -406,6 +408,7 @@ class Selector : public SelectionContext {
         tensorIndex_[cast] = it->second;
         return;
       }
+      if (isa<llvm::FPExtInst>(cast) && cast->getType()->isDoubleTy() && onlyFeedsPrintf(*cast)) return;
       return castInst(*cast);
     }
     if (auto* call = dyn_cast<llvm::CallInst>(&in)) return callInst(*call);
@@ -841,6 +844,7 @@ class Selector : public SelectionContext {
   }
 
   void extractElement(llvm::ExtractElementInst& ee) {
+    if (onlyFeedsPrintf(ee)) return;  // printed by printf_lane
     auto vc = classify(ee.getVectorOperandType());
     auto* idx = dyn_cast<llvm::ConstantInt>(ee.getIndexOperand());
     if (!vc || vc->file != RegFile::I || !idx) unsupported(ee, "reading one lane of a vector");
@@ -1170,6 +1174,7 @@ class Selector : public SelectionContext {
     if (!callee) unsupported(call, "a call through a pointer");
     if (auto* ii = dyn_cast<llvm::IntrinsicInst>(&call)) return llvmIntrinsic(*ii);
     llvm::StringRef name = callee->getName();
+    if (name == "printf") return printfCall(call);
     if (name == kHardwareLoopMarker) {
       loopCount_[cur_] = reg(call.getArgOperand(0));
       return;
@@ -1180,6 +1185,60 @@ class Selector : public SelectionContext {
     const isa::IntrinsicInfo* info = isa::findIntrinsic(name.substr(isa::kBuiltinPrefix.size()).str());
     if (!info) throw CodegenError(fmt::format("unknown intrinsic '{}'", name.str()), loc_);
     lowerIntrinsicCall(*this, call, *info);
+  }
+
+  static bool onlyFeedsPrintf(const llvm::Value& v) {
+    if (v.use_empty()) return false;
+    for (const llvm::User* u : v.users()) {
+      if (isa<llvm::FPExtInst>(u) && onlyFeedsPrintf(*u)) continue;  // through the promotion to double
+      auto* call = dyn_cast<llvm::CallInst>(u);
+      if (!call || !call->getCalledFunction() || call->getCalledFunction()->getName() != "printf") return false;
+    }
+    return true;
+  }
+
+  // printf(format) or printf(format, value): the value is a scalar (floats arrive promoted to double:
+  // the float is printed) or one lane of a vector, with a run-time lane number.
+  void printfCall(llvm::CallInst& call) {
+    llvm::StringRef text;
+    if (call.arg_size() < 1 || !llvm::getConstantStringInfo(call.getArgOperand(0), text))
+      throw CodegenError("printf: the format must be a string literal", loc_);
+    std::string why;
+    auto parsed = isa::parsePrintfFormat(text, &why);
+    if (!parsed) throw CodegenError("printf: " + why, loc_);
+    size_t values = call.arg_size() - 1;
+    bool wantsValue = parsed->conversion != isa::PrintfConversion::None;
+    if (values > 1) throw CodegenError("printf: a TPC printf prints at most one value", loc_);
+    if (wantsValue != (values == 1))
+      throw CodegenError(wantsValue ? "printf: the format converts a value but none is given"
+                                    : "printf: a value is given but the format has no conversion for it", loc_);
+    uint32_t index = 0;
+    while (index < mf_.printfFormats.size() && mf_.printfFormats[index] != text) ++index;
+    if (index == mf_.printfFormats.size()) mf_.printfFormats.push_back(text.str());
+    MInst m = make(InsnId::SpuPrintfStr, DType::F32, Reg{});
+    m.sw = isa::switchField(isa::SwitchField::Format).set(0, index);
+    if (values == 1) {
+      llvm::Value* v = call.getArgOperand(1);
+      if (auto* ext = dyn_cast<llvm::FPExtInst>(v)) v = ext->getOperand(0);  // the default promotion
+      if (auto* ee = dyn_cast<llvm::ExtractElementInst>(v); ee && classify(ee->getVectorOperandType()) &&
+                                                           classify(ee->getVectorOperandType())->file == RegFile::V) {
+        TypeClass tc = *classify(ee->getVectorOperandType());
+        m.op = InsnId::SpuPrintfLane;
+        m.dtype = tc.dtype;
+        m.src[0] = MOperand::ofReg(regAsVector(ee->getVectorOperand()));
+        if (auto* k = dyn_cast<llvm::ConstantInt>(ee->getIndexOperand()))  // LLVM writes constant lanes as i64
+          m.src[1] = MOperand::ofImm(static_cast<uint32_t>(k->getZExtValue()));
+        else
+          m.src[1] = operand(ee->getIndexOperand(), isa::kindBit(RegFile::S) | isa::kindBit(RegFile::Imm));
+      } else {
+        auto c = classify(v->getType());
+        if (!c || c->file != RegFile::S) unsupported(*v, "printf of a value of this type");
+        m.op = InsnId::SpuPrintf;
+        m.dtype = c->dtype;
+        m.src[0] = operand(v, isa::kindBit(RegFile::S) | isa::kindBit(RegFile::Imm));
+      }
+    }
+    emit(m);
   }
 
   void llvmIntrinsic(llvm::IntrinsicInst& ii) {

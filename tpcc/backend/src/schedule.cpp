@@ -22,7 +22,7 @@ namespace {
 
 using isa::InsnId;
 
-enum class Memory { None, Tensor, Local, Global };
+enum class Memory { None, Tensor, Local, Global, Printf };
 
 Memory memoryOf(InsnId op) {
   switch (op) {
@@ -30,11 +30,13 @@ Memory memoryOf(InsnId op) {
       return Memory::Tensor;
     case InsnId::LdL: case InsnId::LdLV: case InsnId::StL: case InsnId::StLV: return Memory::Local;
     case InsnId::LdG: case InsnId::LdGV: case InsnId::StG: case InsnId::StGV: return Memory::Global;
+    case InsnId::SpuPrintfStr: case InsnId::SpuPrintf: case InsnId::SpuPrintfLane: return Memory::Printf;
     default: return Memory::None;
   }
 }
 
-bool isStore(InsnId op) { return isa::insnInfo(op).slot == isa::Slot::Store; }
+// Stores, and prints (whose order is their output's order).
+bool isStore(InsnId op) { return isa::insnInfo(op).slot == isa::Slot::Store || memoryOf(op) == Memory::Printf; }
 
 // One instruction to place: a machine instruction or a block-ending jump/halt.
 struct Node {

@@ -65,6 +65,7 @@ struct KernelObject {
   uint32_t vectorLocalBytes = 0;
   std::vector<uint8_t> text;     // raw bundles, size a multiple of kBundleBytes
   std::vector<uint8_t> bitcode;  // optional: the kernel's optimized LLVM bitcode
+  std::vector<std::string> printfFormats;  // optional: format strings of printf, by index
   DebugInfo debug;               // optional: sections are written only when non-empty
   bool operator==(const KernelObject&) const = default;
 };

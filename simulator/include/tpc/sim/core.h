@@ -85,6 +85,9 @@ class Core {
   int lastWatchHit() const { return lastWatchHit_; }
   // One line per executed bundle is appended here while set (core, cycle, address, disassembly, writes).
   void setTrace(std::string* out) { trace_ = out; }
+  // What the kernel printed with printf, in order.
+  const std::string& printfOutput() const { return printf_; }
+  void appendPrintf(const std::string& text) { printf_ += text; }
   std::span<uint8_t> scalarLocal() { return slm_; }
   std::span<uint8_t> vectorLocal() { return vlm_; }
   GlobalMemory& global() { return *env_.global; }
@@ -95,6 +98,7 @@ class Core {
 
   // Used by instruction semantics.
   const TensorDesc& tensor(uint32_t n) const;
+  const Program& program() const { return *env_.program; }
   uint8_t* scalarLocalAt(uint64_t address, uint32_t bytes);
   uint8_t* vectorLocalAt(uint64_t address);
   uint8_t* globalAt(uint64_t address, uint32_t bytes);
@@ -129,6 +133,7 @@ class Core {
   int lastWatchHit_ = -1;
   bool skipBreakpointOnce_ = false;
   std::string* trace_ = nullptr;
+  std::string printf_;
   CoreStats stats_;
   std::optional<Fault> fault_;
   uint64_t rng_ = 0;

@@ -29,6 +29,7 @@ struct LaunchResult {
   std::vector<IndexBox> boxes;
   std::optional<Fault> fault;  // the fault of the lowest-numbered faulting core
   std::string trace;           // per core, in core order
+  std::vector<std::string> printf;  // what each core printed
   uint64_t maxCycles() const;
   uint64_t totalBundles() const;
 };

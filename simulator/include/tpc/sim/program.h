@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "tpc/isa/encoding.h"
+#include "tpc/isa/printf_format.h"
 #include "tpc/sim/registers.h"
 
 namespace tpc::sim {
@@ -64,6 +65,12 @@ class Program {
   // With an architecture, instructions on data types it lacks (f16 on gaudi) are invalid too.
   bool load(std::span<const uint8_t> text, std::string* error, const isa::ArchInfo* arch = nullptr);
 
+  // The format strings printf instructions name; each is checked (at most one conversion, no %s or %n).
+  bool setPrintfFormats(std::vector<std::string> formats, std::string* error);
+  const std::string& printfFormat(uint32_t index) const { return printfFormats_[index]; }
+  const isa::PrintfFormat& printfParsed(uint32_t index) const { return printfParsed_[index]; }
+  size_t numPrintfFormats() const { return printfFormats_.size(); }
+
   size_t size() const { return bundles_.size(); }
   const DecodedBundle& bundle(size_t index) const { return bundles_[index]; }
   const isa::Bundle& raw(size_t index) const { return raw_[index]; }
@@ -72,6 +79,8 @@ class Program {
  private:
   std::vector<DecodedBundle> bundles_;
   std::vector<isa::Bundle> raw_;
+  std::vector<std::string> printfFormats_;
+  std::vector<isa::PrintfFormat> printfParsed_;
 };
 
 // The semantics function of an instruction with its data types (exec_table.cpp).

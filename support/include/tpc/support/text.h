@@ -1,6 +1,8 @@
 // Small text helpers shared by the parsers of the SDK (assembly, command-line values).
 #pragma once
 
+#include <optional>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -12,5 +14,10 @@ std::string_view trimSpaces(std::string_view s);
 std::vector<std::string_view> splitOn(std::string_view s, char separator);
 // The runs of characters between spaces and tabs, empty runs left out.
 std::vector<std::string_view> splitWords(std::string_view s);
+
+// A C string literal with quotes and escapes (\n \t \\ \" and \xHH for other control bytes).
+std::string quoteCString(std::string_view text);
+// The text of a C string literal written by quoteCString (or by hand with the same escapes).
+std::optional<std::string> unquoteCString(std::string_view literal, std::string* error);
 
 }  // namespace tpc

@@ -86,6 +86,7 @@ struct MFunction {
     std::string name, typeName;
   };
   std::vector<Variable> variables;  // source variables with debug locations (-g)
+  std::vector<std::string> printfFormats;  // format strings of printf, by index
   uint32_t scalarLocalBytes = 0, vectorLocalBytes = 0;  // local memory used by the kernel's data
 
   Reg newVirtual(RegFile f) { return Reg{f, numVirtual[static_cast<int>(f)]++}; }
