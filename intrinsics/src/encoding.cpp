@@ -111,6 +111,10 @@ std::string validateSlot(const SlotInsn& insn) {
       return fmt::format("{}: part {} out of range for a 1:{} width change", info.mnemonic,
                          insn.field(SwitchField::Part), ratio);
   }
+  if (info.allowsField(SwitchField::LutShift) && insn.field(SwitchField::LutShift) > 16)
+    return fmt::format("{}: shift {} out of range (0..16)", info.mnemonic, insn.field(SwitchField::LutShift));
+  if (info.allowsField(SwitchField::LutFunc) && insn.field(SwitchField::LutFunc) >= kNumLutFunctions)
+    return fmt::format("{}: unknown table function {}", info.mnemonic, insn.field(SwitchField::LutFunc));
   if (info.allowsField(SwitchField::Func) && insn.field(SwitchField::Func) > static_cast<uint32_t>(FpSpecialFunc::Pow))
     return fmt::format("{}: unknown function {}", info.mnemonic, insn.field(SwitchField::Func));
   if ((info.flags & F_IMM_ADDR) && insn.imm % kBundleBytes)

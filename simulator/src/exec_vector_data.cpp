@@ -4,6 +4,7 @@
 #include "exec_common.h"
 #include "semantics/convert.h"
 #include "semantics/fp_special.h"
+#include "semantics/lut.h"
 
 namespace tpc::sim::exec {
 
@@ -162,11 +163,33 @@ template <DType T> void vFormFpNum(Core& c, const DecodedSlot& d) {
   commitLanes(c, d, out);
 }
 
+// Lookup-table helpers (semantics/lut.h): interval numbers and starts, and the table's values and slopes.
+template <uint32_t (*kFn)(uint32_t, unsigned)> void vLutInterval(Core& c, const DecodedSlot& d) {
+  alignas(64) uint32_t out[64];
+  const uint32_t* a = c.r.v[d.src[0]].lanes<uint32_t>();
+  unsigned shift = d.field(SwitchField::LutShift);
+  for (int i = 0; i < 64; ++i) out[i] = kFn(a[i], shift);
+  commitLanes(c, d, out);
+}
+
+template <uint32_t (*kFn)(isa::LutFunction, uint32_t, unsigned)> void vLookup(Core& c, const DecodedSlot& d) {
+  alignas(64) uint32_t out[64];
+  const uint32_t* entry = c.r.v[d.src[0]].lanes<uint32_t>();
+  unsigned shift = d.field(SwitchField::LutShift);
+  auto f = static_cast<isa::LutFunction>(d.field(SwitchField::LutFunc));
+  for (int i = 0; i < 64; ++i) out[i] = kFn(f, entry[i], shift);
+  commitLanes(c, d, out);
+}
+
 }  // namespace
 
 ExecFn vectorDataExec(const isa::SlotInsn& insn) {
   DType dt2 = static_cast<DType>(insn.field(SwitchField::Dt2));
   switch (insn.id) {
+    case InsnId::VpuLutEntry: return &vLutInterval<sem::lutEntry>;
+    case InsnId::VpuLutStart: return &vLutInterval<sem::lutStart>;
+    case InsnId::LdLookup: return &vLookup<sem::lutValue>;
+    case InsnId::LdLookupSlope: return &vLookup<sem::lutSlope>;
     case InsnId::VpuMovVp: return &vpMov;
     case InsnId::VpuVpAnd: return &vpLogic<0>;
     case InsnId::VpuVpOr: return &vpLogic<1>;

@@ -65,6 +65,10 @@ enum class RmwOp : uint8_t { None = 0, Add = 1, Sub = 2, Min = 3, Max = 4 };
 // Loop conditions (loop instruction, cmp field): continue while "iterator <cmp> end".
 enum class LoopCmp : uint8_t { Lt = 0, Le = 1, Gt = 2, Ge = 3, Ne = 4 };
 
+// Functions of the lookup tables (lut field of lookup / lookup_slope).
+enum class LutFunction : uint8_t { Recip = 0, Rsqrt = 1, Sqrt = 2, Log2 = 3, Exp2 = 4, Sin = 5, Cos = 6, Tanh = 7 };
+inline constexpr int kNumLutFunctions = 8;
+
 // calc_fp_special functions (fn field).
 enum class FpSpecialFunc : uint8_t { Recip = 0, Rsqrt = 1, Sqrt = 2, Log = 3, Exp = 4, Tanh = 5, Div = 6, Pow = 7 };
 
