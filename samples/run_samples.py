@@ -146,6 +146,18 @@ def spec_scale_add_f32(rows, cols):
                 output=("out.npy", "f32", [f32(f32(x * alpha) + y) for x, y in zip(a, b)]), shape=[rows, cols])
 
 
+def spec_loop_invariant_f32(rows, cols):
+    x = f32_values(rows * cols, 10)
+    w = f32_values(64, 11)
+    k = 3.0
+    want = []
+    for i, v in enumerate(x):
+        lane = (i % cols) % 64
+        want.append(f32(f32(f32(v + w[lane]) * k) + f32(v * 0.5)))
+    return dict(inputs=[("x.npy", "<f4", x, ""), ("w.npy", "<f4", w, "")], scalars=[str(k)],
+                output=("out.npy", "f32", want), shape=[rows, cols], shapes={"w.npy": [64]}, cores=1)
+
+
 def spec_many_live_vectors_f32(rows, cols):
     x = f32_values(rows * cols, 7)
     want = []
@@ -174,6 +186,8 @@ SAMPLES = [
      "data-dependent branches, i32 % and *"),
     ("scale_add_unroll8_f32", "tpc-c/scale_add_unroll8_f32.c", spec_scale_add_f32, (3, 64 * 41 + 5),
      "software-pipelined loop"),
+    ("loop_invariant_f32", "tpc-c/loop_invariant_f32.c", spec_loop_invariant_f32, (2, 64 * 37 + 3),
+     "values live across loop back edges"),
     ("many_live_vectors_f32", "tpc-c/many_live_vectors_f32.c", spec_many_live_vectors_f32, (2, 100),
      "45 live vectors: spills"),
     # The same sources compiled as C++ (-x c++), as the vendor's compiler allows.
@@ -201,7 +215,7 @@ def run_one(tool, name, source, spec, tmp, opt, flags):
     cmd = [tool("tpc-sim"), obj, "--strict-hazards", "--json", "stats.json"]
     out_name, out_type, want = spec["output"]
     for fname, descr, values, suffix in spec["inputs"]:
-        write_npy(os.path.join(tmp, fname), descr, shape, values)
+        write_npy(os.path.join(tmp, fname), descr, spec.get("shapes", {}).get(fname, shape), values)
         cmd += ["-t", fname + suffix]
     if not spec.get("output_is_input"):
         out_shape = spec.get("out_shape", shape)
@@ -210,6 +224,8 @@ def run_one(tool, name, source, spec, tmp, opt, flags):
         cmd += ["-s", v]
     if spec.get("index_space"):
         cmd += ["--index-space", ",".join(str(d) for d in spec["index_space"])]
+    if spec.get("cores"):
+        cmd += ["--cores", str(spec["cores"])]
     run(cmd, tmp)
     meta, got = read_npy(os.path.join(tmp, out_name))
     stats = json.load(open(os.path.join(tmp, "stats.json")))

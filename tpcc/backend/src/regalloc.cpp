@@ -119,6 +119,9 @@ class FileAllocator {
         Bits out(n_);
         for (int s : {blk.condTarget, blk.next})
           if (s >= 0) out.orWith(liveIn[static_cast<size_t>(s)]);
+        // A hardware loop body is its own successor (the core repeats it): what it reads on entry stays
+        // live to its end, or a later value could take the register before the next iteration reads it.
+        if (blk.bodyIter.valid()) out.orWith(liveIn[i]);
         Bits in = out;
         def[i].forEach([&](size_t v) { in.reset(v); });
         in.orWith(use[i]);
