@@ -125,3 +125,134 @@
 #define TPC_S_MAC(t, ST)                                                                                     \
   INTRINSIC(s_##t##_mac, ST, ST " a, " ST " b, " ST " accumulator, int switches=0, bool predicate=1, bool polarity=0", \
             Mac, SpuMac, t, t)
+
+// ---------------------------------------------------------------------------------------------- more families
+// (rows in the other .def files of this directory, included at the end of core.def)
+
+// Calls X(t, VT, BT, ST) for every data type.
+#define TPC_FOR_EACH_TYPE(X)                     \
+  X(f32, "float64", "bool64", "float")           \
+  X(bf16, "bfloat128", "bool128", "bf16")        \
+  X(f16, "half128", "bool128", "half")           \
+  X(i32, "int64", "bool64", "int32_t")           \
+  X(u32, "uint64", "bool64", "uint32_t")         \
+  X(i16, "short128", "bool128", "int16_t")       \
+  X(u16, "ushort128", "bool128", "uint16_t")     \
+  X(i8, "char256", "bool256", "int8_t")          \
+  X(u8, "uchar256", "bool256", "uint8_t")
+
+// Local memory: addr is a byte address (scalar local memory for s_*, vector local memory for v_*).
+#define TPC_LOCAL_MEMORY(t, VT, BT, ST)                                                                        \
+  INTRINSIC(s_##t##_ld_l, ST, "uint32_t addr, int switches=0, " ST " income={}, bool predicate=1, bool polarity=0", \
+            Op, LdL, t, t)                                                                                     \
+  INTRINSIC(s_##t##_st_l, "void", "uint32_t addr, " ST " value, int switches=0, bool predicate=1, bool polarity=0", \
+            Store, StL, t, t)                                                                                  \
+  INTRINSIC(v_##t##_ld_l_v_b, VT,                                                                              \
+            "uint32_t addr, int switches=0, " VT " income={}, bool predicate=1, bool polarity=0", Op, LdLV, t, t) \
+  INTRINSIC(v_##t##_ld_l_v_vb, VT, "uint32_t addr, int switches, " VT " income, " BT " predicate, bool polarity=0", \
+            Op, LdLV, t, t)                                                                                    \
+  INTRINSIC(v_##t##_st_l_v, "void",                                                                            \
+            "uint32_t addr, " VT " value, int switches=0, bool predicate=1, bool polarity=0", Store, StLV, t, t) \
+  INTRINSIC(v_##t##_st_l_v_vb, "void", "uint32_t addr, " VT " value, int switches, " BT " predicate, bool polarity=0", \
+            Store, StLV, t, t)
+
+// Global memory through gen_addr pointers (AD registers). v_<t>_ld_g broadcasts one element to all lanes.
+#define TPC_GLOBAL_MEMORY(t, VT, BT, ST)                                                                       \
+  INTRINSIC(s_##t##_ld_g, ST, "__global void* addr, int switches=0, " ST " income={}, bool predicate=1, bool polarity=0", \
+            Op, LdG, t, t)                                                                                     \
+  INTRINSIC(v_##t##_ld_g, VT, "__global void* addr, int switches=0, " VT " income={}, bool predicate=1, bool polarity=0", \
+            LdGBroadcast, LdG, t, t)                                                                           \
+  INTRINSIC(v_##t##_ld_g_vb, VT, "__global void* addr, int switches, " VT " income, " BT " predicate, bool polarity=0", \
+            LdGBroadcast, LdG, t, t)                                                                           \
+  INTRINSIC(s_##t##_st_g, "void", "__global void* addr, " ST " value, int switches=0, bool predicate=1, bool polarity=0", \
+            Store, StG, t, t)
+
+// int5 operations on the dimensions selected by dimmask; the others keep income.
+#define TPC_I_BINARY(op, Insn)                                                                                 \
+  INTRINSIC(i_i32_##op, "int5",                                                                                \
+            "int5 a, int5 b, const int dimmask, int switches, int5 income, bool predicate=1, bool polarity=0", Op, \
+            Insn, i32, i32)
+
+// Predicate logic: s_i1_* on scalar predicates, v_i1_*_b/_vb on bool256.
+#define TPC_S_I1_BINARY(op, Insn)                                                                              \
+  INTRINSIC(s_i1_##op, "bool", "bool a, bool b, int switches=0, bool income={}, bool predicate=1, bool polarity=0", \
+            Op, Insn, f32, f32)
+#define TPC_V_I1_BINARY(op, Insn)                                                                              \
+  INTRINSIC(v_i1_##op##_b, "bool256",                                                                          \
+            "bool256 a, bool256 b, int switches=0, bool256 income={}, bool predicate=1, bool polarity=0", Op, Insn, \
+            f32, f32)                                                                                          \
+  INTRINSIC(v_i1_##op##_vb, "bool256",                                                                         \
+            "bool256 a, bool256 b, int switches, bool256 income, bool256 predicate, bool polarity=0", Op, Insn, f32, f32)
+#define TPC_V_I1_UNARY(op, Insn, AT)                                                                           \
+  INTRINSIC(v_i1_##op##_b, "bool256", AT " a, int switches=0, bool256 income={}, bool predicate=1, bool polarity=0", \
+            Op, Insn, f32, f32)                                                                                \
+  INTRINSIC(v_i1_##op##_vb, "bool256", AT " a, int switches, bool256 income, bool256 predicate, bool polarity=0", Op, \
+            Insn, f32, f32)
+
+// Conversions. S: scalar; V: vector with the same lane count (_b/_vb); HL: the high-level convert_* of the
+// reference between same-count vector types (options: rounding mode; SW_LINEAR is accepted, the order of
+// lanes being the same either way).
+#define TPC_S_CONVERT(x, XT, y, YT)                                                                            \
+  INTRINSIC(s_convert_##x##_to_##y, YT, XT " src, int switches=0, " YT " income={}, bool predicate=1, bool polarity=0", \
+            Op, SpuConvert, x, y)
+#define TPC_V_CONVERT(x, VX, y, VY, BT)                                                                        \
+  INTRINSIC(v_convert_##x##_to_##y##_b, VY,                                                                    \
+            VX " src, int switches=0, " VY " income={}, bool predicate=1, bool polarity=0", Op, VpuConvert, x, y) \
+  INTRINSIC(v_convert_##x##_to_##y##_vb, VY, VX " src, int switches, " VY " income, " BT " predicate, bool polarity=0", \
+            Op, VpuConvert, x, y)
+#define TPC_HL_CONVERT(a, b, x, y) INTRINSIC(convert_##a##_to_##b, #b, #a " a, const int options", Op, VpuConvert, x, y)
+
+// Tensor access forms: partial (size = lanes - 1, offset), read-modify-write, low/high halves.
+#define TPC_TENSOR_FORMS(t, VT, BT, ST)                                                                        \
+  INTRINSIC(v_##t##_ld_tnsr_partial_b, VT,                                                                     \
+            "int5 ndx, int8_t tensor, int8_t size, int8_t offset, int switches=0, " VT " income={}, bool predicate=1, " \
+            "bool polarity=0", LdTnsr, LdTnsrPartial, t, t)                                                    \
+  INTRINSIC(v_##t##_ld_tnsr_partial_vb, VT,                                                                    \
+            "int5 ndx, int8_t tensor, int8_t size, int8_t offset, int switches, " VT " income, " BT " predicate, "     \
+            "bool polarity=0", LdTnsr, LdTnsrPartial, t, t)                                                    \
+  INTRINSIC(v_##t##_st_tnsr_partial, "void",                                                                   \
+            "int5 ndx, int8_t tensor, " VT " value, int8_t size, int8_t offset, int switches=0, bool predicate=1, "    \
+            "bool polarity=0", StTnsr, StTnsrPartial, t, t)                                                    \
+  INTRINSIC(v_##t##_st_tnsr_rmw, "void",                                                                       \
+            "int5 ndx, int8_t tensor, " VT " value, int rmw, int switches=0, bool predicate=1, bool polarity=0", StTnsr, \
+            StTnsr, t, t)                                                                                      \
+  INTRINSIC(v_##t##_st_tnsr_partial_rmw, "void",                                                               \
+            "int5 ndx, int8_t tensor, " VT " value, int rmw, int8_t size, int8_t offset, int switches=0, "             \
+            "bool predicate=1, bool polarity=0", StTnsr, StTnsrPartial, t, t)                                  \
+  INTRINSIC(v_##t##_st_tnsr_low, "void",                                                                       \
+            "int5 ndx, const int8_t tensor, " VT " value, int switches=0, bool predicate=1, bool polarity=0",        \
+            StTnsrLow, StTnsr, t, t)                                                                           \
+  INTRINSIC(v_##t##_st_tnsr_high, "void",                                                                      \
+            "int5 ndx, const int8_t tensor, " VT " value, int switches=0, bool predicate=1, bool polarity=0",        \
+            StTnsrHigh, StTnsr, t, t)                                                                          \
+  INTRINSIC(v_##t##_st_tnsr_low_rmw, "void",                                                                   \
+            "int5 ndx, int8_t tensor, " VT " value, int rmw, int switches=0, bool predicate=1, bool polarity=0",    \
+            StTnsrLow, StTnsr, t, t)                                                                           \
+  INTRINSIC(v_##t##_st_tnsr_high_rmw, "void",                                                                  \
+            "int5 ndx, int8_t tensor, " VT " value, int rmw, int switches=0, bool predicate=1, bool polarity=0",    \
+            StTnsrHigh, StTnsr, t, t)
+
+// mov_dual_group: the byte mask b and the group-write switches must select whole dual groups.
+#define TPC_MOV_DUAL_GROUP(t, VT, BT, ST)                                                                      \
+  INTRINSIC(v_##t##_mov_dual_group_b, VT,                                                                      \
+            VT " a, const uint32_t b, const int src_dg, const int dest_dg, int switches, " VT " income, "             \
+            "bool predicate=1, bool polarity=0", MovDualGroup, VpuMovDualGroup, t, t)                          \
+  INTRINSIC(v_##t##_mov_dual_group_vb, VT,                                                                     \
+            VT " a, const uint32_t b, const int src_dg, const int dest_dg, int switches, " VT " income, " BT           \
+            " predicate, bool polarity=0", MovDualGroup, VpuMovDualGroup, t, t)                                \
+  INTRINSIC(v_##t##_mov_dual_group_all_b, VT,                                                                  \
+            VT " a, const uint32_t b, const int sdg0, const int sdg1, const int sdg2, const int sdg3, int switches, " \
+            VT " income, bool predicate=1, bool polarity=0", MovDualGroupAll, VpuMovDualGroup, t, t)           \
+  INTRINSIC(v_##t##_mov_dual_group_all_vb, VT,                                                                 \
+            VT " a, const uint32_t b, const int sdg0, const int sdg1, const int sdg2, const int sdg3, int switches, " \
+            VT " income, " BT " predicate, bool polarity=0", MovDualGroupAll, VpuMovDualGroup, t, t)
+
+// Floating-point helpers: calc_fp_special (function in the switches' low bits), form_fp_num.
+#define TPC_FP_HELPERS(t, VT, BT, ST)                                                                          \
+  INTRINSIC(v_##t##_calc_fp_special_b, VT,                                                                     \
+            VT " src1, " VT " src2, int switches, " VT " income, bool predicate=1, bool polarity=0", Op,             \
+            VpuCalcFpSpecial, t, t)                                                                            \
+  INTRINSIC(v_##t##_calc_fp_special_vb, VT,                                                                    \
+            VT " src1, " VT " src2, int switches, " VT " income, " BT " predicate, bool polarity=0", Op,             \
+            VpuCalcFpSpecial, t, t)                                                                            \
+  TPC_V_TERNARY(form_fp_num, VpuFormFpNum, t, VT, BT)

@@ -1,7 +1,19 @@
 // Lowering of calls of TPC intrinsics to machine instructions, by the intrinsic table's Lowering kind.
+//
+// The reference's arguments map onto our instructions as follows:
+//   - sources: the parameters a, b, c, d (or src / src1, src2 / addr / value when the reference names them
+//     so) in order; `income` (set_indx: `ndx`) is the destination's old value, kept where the predicate is
+//     false and, for instructions that write only part of their destination (F_READS_DST: index-register
+//     operations, partial loads, mov_dual_group, calc_fp_special), where they do not write;
+//   - `switches` (`options` for the high-level converts) is translated field by field: any bit we cannot
+//     honour is a compile error, never silently dropped;
+//   - constant parameters that select switch fields: dimmask, dim, size/offset (partial tensor access),
+//     rmw (read-modify-write selector), src_dg/dest_dg/sdg0..3 (mov_dual_group).
 #include <fmt/format.h>
+#include <llvm/Analysis/ConstantFolding.h>
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/Instructions.h>
+#include <llvm/IR/Module.h>
 
 #include "selection_context.h"
 
@@ -10,123 +22,421 @@ namespace tpc::cc {
 namespace {
 
 using isa::InsnId;
+using isa::SwitchField;
+using isa::kindBit;
 using llvm::dyn_cast;
 
-// Maps the vendor's switch word of an intrinsic call onto our switch fields; bits we do not implement are
-// an error rather than silently ignored.
-uint32_t translateSwitches(const isa::InsnInfo& info, uint32_t vendor, const std::string& name, SourceLoc loc) {
-  uint32_t sw = 0, used = 0;
-  auto set = [&](isa::SwitchField f, uint32_t v) {
-    sw = isa::switchField(f).set(sw, v);
+// Switch constants of the reference (tpc-defs.h) that are translated here.
+constexpr uint32_t kSwSat = 1u << 0;            // SW_SAT
+constexpr uint32_t kSwRound = 7u << 16;         // SW_RHNE .. SW_SR_RNE
+constexpr uint32_t kSwClipFp = 1u << 20;        // SW_CLIP_FP: float results clip to the largest finite value
+constexpr uint32_t kSwLinear = 1u << 24;        // SW_LINEAR (high-level converts)
+constexpr uint32_t kSwFpSpecialFunc = 7u;       // SW_RECIP .. SW_POW
+constexpr uint32_t kSwFormFp = 0xfu << 8;       // SW_ADD_BIAS, SW_FORCE_SIGN0, SW_FORCE_SIGN1, SW_EXP_IS_NUM
+constexpr uint32_t kSwWrLowerGroup = 1u << 12;  // SW_WR_LOWER_GROUP
+constexpr uint32_t kSwWrUpperGroup = 1u << 13;  // SW_WR_UPPER_GROUP
+constexpr uint32_t kSwWrAllGroups = 0xffu << 16;  // SW_WR_{LOWER,UPPER}_GROUP{0,1,2,3}
+constexpr uint32_t kRmwTensorType = 1u << 7;    // RMW_TNSR_DT
+constexpr uint32_t kRmwSet = 1u << 8;           // RMW_SET
+
+bool isFloat(DType t) { return t == DType::F32 || t == DType::BF16 || t == DType::F16; }
+
+// The RMW_DT_* code of a data type.
+uint32_t rmwTypeCode(DType t) {
+  switch (t) {
+    case DType::I8: return 0;
+    case DType::I16: return 1;
+    case DType::I32: return 2;
+    case DType::U8: return 3;
+    case DType::U16: return 4;
+    case DType::U32: return 5;
+    case DType::BF16: return 6;
+    case DType::F32: return 7;
+    case DType::F16: return 8;
+  }
+  return 15;
+}
+
+class Lowerer {
+ public:
+  Lowerer(SelectionContext& cx, llvm::CallInst& call, const isa::IntrinsicInfo& info)
+      : cx_(cx), call_(call), info_(info), loc_(cx.currentLoc()) {}
+
+  void run() {
+    switch (info_.lowering) {
+      case isa::Lowering::IndexSpaceOffset:
+      case isa::Lowering::IndexSpaceSize: return indexSpace();
+      case isa::Lowering::Op:
+      case isa::Lowering::Mac: return op();
+      case isa::Lowering::LdTnsr:
+      case isa::Lowering::StTnsr:
+      case isa::Lowering::StTnsrLow:
+      case isa::Lowering::StTnsrHigh: return tensor();
+      case isa::Lowering::Store: return store();
+      case isa::Lowering::LdGBroadcast: return loadGlobalBroadcast();
+      case isa::Lowering::Reinterpret: return cx_.copyIrValue(&call_, arg("a"));
+      case isa::Lowering::MovDualGroup: return movDualGroup(false);
+      case isa::Lowering::MovDualGroupAll: return movDualGroup(true);
+    }
+    error("unknown lowering");
+  }
+
+ private:
+  struct Predicate {
+    bool never = false;   // a constant predicate that disables the instruction
+    bool always = true;   // no predicate needed
+    Reg reg;
+    bool negate = false;
   };
-  if (info.allowsField(isa::SwitchField::Sat) && (vendor & 1u)) {
-    set(isa::SwitchField::Sat, 1);
-    used |= 1u;
-  }
-  if (info.allowsField(isa::SwitchField::Rm)) {
-    static constexpr uint32_t kRound[] = {0, 1, 2, 3, 5, 0, 4, 5};  // RHNE RZ RU RD SR CSR RHAZ SR_RNE
-    set(isa::SwitchField::Rm, kRound[(vendor >> 16) & 7u]);
-    used |= 7u << 16;
-  }
-  if (vendor & ~used)
-    throw CodegenError(fmt::format("{}: switch bits 0x{:x} are not supported", name, vendor & ~used), loc);
-  return sw;
-}
 
+  llvm::Value* arg(const char* name) const {
+    int k = info_.paramIndex(name);
+    return k < 0 ? nullptr : call_.getArgOperand(static_cast<unsigned>(k));
+  }
+  bool has(const char* name) const { return info_.paramIndex(name) >= 0; }
 
-uint32_t constantArgument(llvm::CallInst& call, const isa::IntrinsicInfo& info, const char* param, SourceLoc loc) {
-  int k = info.paramIndex(param);
-  if (k < 0) return 0;
-  auto* c = dyn_cast<llvm::ConstantInt>(call.getArgOperand(static_cast<unsigned>(k)));
-  if (!c) throw CodegenError(fmt::format("{}: argument '{}' must be a compile-time constant", info.name, param), loc);
-  return static_cast<uint32_t>(c->getZExtValue());
-}
+  [[noreturn]] void error(const std::string& what) const {
+    throw CodegenError(fmt::format("{}: {}", info_.name, what), loc_);
+  }
+
+  // A constant integer, through casts of constants (at -O0 a bool argument arrives as `trunc i8 1 to i1`).
+  llvm::ConstantInt* constantInt(llvm::Value* v) const {
+    if (auto* c = dyn_cast<llvm::ConstantInt>(v)) return c;
+    if (auto* cast = dyn_cast<llvm::CastInst>(v))
+      if (llvm::ConstantInt* op = constantInt(cast->getOperand(0)))
+        return llvm::dyn_cast_or_null<llvm::ConstantInt>(llvm::ConstantFoldCastOperand(
+            cast->getOpcode(), op, cast->getType(), call_.getModule()->getDataLayout()));
+    return nullptr;
+  }
+
+  uint32_t constant(const char* name) const {
+    llvm::Value* v = arg(name);
+    if (!v) return 0;
+    llvm::ConstantInt* c = constantInt(v);
+    if (!c) error(fmt::format("argument '{}' must be a compile-time constant", name));
+    return static_cast<uint32_t>(c->getZExtValue());
+  }
+
+  llvm::Value* income() const {
+    if (llvm::Value* v = arg("income")) return v;
+    return info_.lowering == isa::Lowering::Op ? arg("ndx") : nullptr;  // set_indx
+  }
+
+  // ------------------------------------------------------------------------------------ switches
+
+  // The vendor's switch word (or options) onto our switch fields of `insn`.
+  uint32_t translateSwitches(const isa::InsnInfo& insn) const {
+    uint32_t vendor = has("switches") ? constant("switches") : constant("options");
+    uint32_t sw = 0, used = 0;
+    auto set = [&](SwitchField f, uint32_t v) { sw = isa::switchField(f).set(sw, v); };
+    if (insn.allowsField(SwitchField::Func)) {  // calc_fp_special: the function in the low bits
+      set(SwitchField::Func, vendor & kSwFpSpecialFunc);
+      used |= kSwFpSpecialFunc;
+    } else if (insn.allowsField(SwitchField::Sat) && (vendor & kSwSat)) {
+      set(SwitchField::Sat, 1);
+      used |= kSwSat;
+    }
+    if (insn.allowsField(SwitchField::FormFp)) {
+      set(SwitchField::FormFp, (vendor & kSwFormFp) >> 8);
+      used |= kSwFormFp;
+    }
+    if (insn.allowsField(SwitchField::Rm)) {
+      static constexpr uint32_t kRound[] = {0, 1, 2, 3, 5, 0, 4, 5};  // RHNE RZ RU RD SR CSR RHAZ SR_RNE
+      set(SwitchField::Rm, kRound[(vendor & kSwRound) >> 16]);
+      used |= kSwRound;
+    }
+    if (insn.id == InsnId::VpuConvert || insn.id == InsnId::SpuConvert) {
+      if ((vendor & kSwClipFp) && isFloat(info_.dtype)) {
+        // Float results: our sat clips to the largest finite value. Integer results saturate anyway.
+        if (isFloat(info_.dt2)) set(SwitchField::Sat, 1);
+        used |= kSwClipFp;
+      }
+      if (has("options")) used |= kSwLinear;  // same lane count: linear and swizzled orders coincide
+    }
+    if (vendor & ~used)
+      error(fmt::format("switch bits 0x{:x} are not supported", vendor & ~used));
+    return sw;
+  }
+
+  uint32_t rmwField(uint32_t rmw) const {
+    if (rmw & ~0x1ffu) error(fmt::format("rmw bits 0x{:x} are not supported", rmw & ~0x1ffu));
+    if (!(rmw & kRmwSet)) return 0;  // RMW_SET clear: a plain store
+    uint32_t op = (rmw >> 4) & 7u;
+    if (op > 3) error("RMW_OP_MAX_0_ADD has no equivalent (supported: RMW_OP_ADD, _SUB, _MIN, _MAX)");
+    if (!(rmw & kRmwTensorType) && (rmw & 0xfu) != rmwTypeCode(info_.dtype))
+      error(fmt::format("the rmw data type (RMW_DT code {}) is not the intrinsic's type {} (use RMW_DT code {} or "
+                        "RMW_TNSR_DT)", rmw & 0xfu, dtypeName(info_.dtype), rmwTypeCode(info_.dtype)));
+    static constexpr isa::RmwOp kOps[] = {isa::RmwOp::Add, isa::RmwOp::Sub, isa::RmwOp::Min, isa::RmwOp::Max};
+    return static_cast<uint32_t>(kOps[op]);
+  }
+
+  // An instruction with its data types, translated switches and the switch fields of constant parameters.
+  MInst base(InsnId id) const {
+    const isa::InsnInfo& insn = isa::insnInfo(id);
+    MInst m = makeInst(id, info_.dtype, Reg{});
+    m.sw = translateSwitches(insn);
+    auto set = [&](SwitchField f, uint32_t v) { m.sw = isa::switchField(f).set(m.sw, v); };
+    if (insn.allowsField(SwitchField::Dt2)) set(SwitchField::Dt2, static_cast<uint32_t>(info_.dt2));
+    if (has("dimmask")) {
+      uint32_t mask = constant("dimmask");
+      if (mask > 0x1f) error(fmt::format("dimmask 0x{:x} selects dimensions beyond the five of int5", mask));
+      set(SwitchField::DimMask, mask);
+    }
+    if (has("dim")) {
+      uint32_t dim = constant("dim");
+      if (dim > 4) error(fmt::format("dim {} is not a dimension of int5 (0..4)", dim));
+      set(SwitchField::Dim, dim);
+    }
+    if (has("size")) set(SwitchField::PartSize, (constant("size") & 0xffu) + 1);  // size is lanes minus 1
+    if (has("offset")) set(SwitchField::PartOff, constant("offset") & 0xffu);
+    if (has("rmw")) set(SwitchField::Rmw, rmwField(constant("rmw")));
+    return m;
+  }
+
+  // ------------------------------------------------------------------------------------ operands
+
+  Predicate predicate() const {
+    Predicate p;
+    p.negate = constant("polarity") != 0;
+    llvm::Value* v = arg("predicate");
+    if (!v) return p;
+    if (llvm::ConstantInt* c = constantInt(v)) {
+      p.never = c->isZero() != p.negate;
+      return p;
+    }
+    if (auto* c = dyn_cast<llvm::Constant>(v)) {
+      bool ones = c->isAllOnesValue(), zero = c->isNullValue();
+      if (ones || zero) {
+        p.never = ones == p.negate;  // every lane enabled, or none
+        return p;
+      }
+    }
+    p.always = false;
+    p.reg = cx_.valueReg(v);
+    return p;
+  }
+
+  // A scalar predicate as 0 or 1 in a scalar register.
+  Reg predicateAsScalar(llvm::Value* v) {
+    Reg r = cx_.freshReg(RegFile::S);
+    MInst zero = makeInst(InsnId::SpuMov, DType::I32, r);
+    zero.src[0] = MOperand::ofImm(0);
+    cx_.emitInst(zero);
+    MInst one = makeInst(InsnId::SpuMov, DType::I32, r);
+    one.src[0] = MOperand::ofImm(1);
+    one.dstIsRead = true;
+    one.pred = cx_.valueReg(v);
+    cx_.emitInst(one);
+    return r;
+  }
+
+  // Source operand for a slot that accepts `kinds`.
+  MOperand source(llvm::Value* v, uint32_t kinds) {
+    if (v->getType()->isIntegerTy(1) && !(kinds & kindBit(RegFile::SP)) && (kinds & kindBit(RegFile::S))) {
+      if (llvm::ConstantInt* c = constantInt(v); c && (kinds & kindBit(RegFile::Imm)))
+        return MOperand::ofImm(c->isZero() ? 0u : 1u);
+      return MOperand::ofReg(predicateAsScalar(v));  // a bool where the slot takes a scalar
+    }
+    if (kinds & kindBit(RegFile::I)) {
+      if (v->getType()->isVectorTy()) return cx_.indexSource(v);
+      kinds &= ~kindBit(RegFile::I);  // a scalar broadcast to the dimensions
+    }
+    return cx_.valueOperand(v, kinds);
+  }
+
+  // The parameters that are the instruction's sources, in order.
+  std::vector<llvm::Value*> sources() const {
+    static const std::vector<std::vector<const char*>> kNames = {
+        {"a", "b", "c", "d"}, {"src1", "src2"}, {"src"}, {"addr"}, {"value"}};
+    std::vector<llvm::Value*> out;
+    for (const auto& names : kNames) {
+      if (!has(names.front())) continue;
+      for (const char* n : names)
+        if (llvm::Value* v = arg(n)) out.push_back(v);
+      break;
+    }
+    return out;
+  }
+
+  // Whether the instruction may leave part of its destination unwritten (so the income must be there).
+  static bool partialWrite(const MInst& m) {
+    const isa::InsnInfo& insn = isa::insnInfo(m.op);
+    if (!(insn.flags & isa::F_READS_DST)) return false;
+    if (insn.allowsField(SwitchField::DimMask) && isa::switchField(SwitchField::DimMask).get(m.sw) == 0x1f)
+      return false;
+    if (m.op == InsnId::VpuConvert) {
+      DType to = static_cast<DType>(isa::switchField(SwitchField::Dt2).get(m.sw));
+      return dtypeSize(m.dtype) != dtypeSize(to);
+    }
+    return insn.id != InsnId::VpuMac && insn.id != InsnId::SpuMac;
+  }
+
+  // ------------------------------------------------------------------------------------ emission
+
+  // The call's value when the instruction does not run.
+  void returnIncome() {
+    if (call_.getType()->isVoidTy()) return;
+    llvm::Value* v = income();
+    if (!v) v = arg("accumulator");
+    if (v) cx_.copyIrValue(&call_, v);
+  }
+
+  // Emits m (sources set) with the predicate, and the call's result as its destination.
+  void finish(MInst m, const Predicate& p) {
+    const isa::InsnInfo& insn = isa::insnInfo(m.op);
+    if (!p.always) {
+      m.pred = p.reg;
+      m.predNegate = p.negate;
+    }
+    if (!insn.hasDst()) {
+      cx_.emitInst(m);
+      return;
+    }
+    Reg dst = cx_.valueReg(&call_);
+    // A bool result of an instruction that writes a scalar register (s_i1_ld_l): compare with zero.
+    bool toPredicate = dst.file == RegFile::SP && insn.kinds[0] == kindBit(RegFile::S);
+    Reg out = toPredicate ? cx_.freshReg(RegFile::S) : dst;
+    llvm::Value* tied = info_.lowering == isa::Lowering::Mac ? arg("accumulator")
+                        : (!p.always || partialWrite(m)) ? income()
+                                                          : nullptr;
+    if (tied) {
+      cx_.emitRegCopy(out, toPredicate ? predicateAsScalar(tied) : cx_.valueReg(tied));
+      m.dstIsRead = true;
+    } else if (insn.flags & isa::F_READS_DST) {
+      m.dstIsRead = true;  // a partial write with nothing to keep: the old value is undefined
+    }
+    m.dst = out;
+    cx_.emitInst(m);
+    if (toPredicate) {
+      MInst c = makeInst(InsnId::SpuCmpNeq, DType::I32, dst);
+      c.src[0] = MOperand::ofReg(out);
+      c.src[1] = MOperand::ofImm(0);
+      cx_.emitInst(c);
+    }
+  }
+
+  // ------------------------------------------------------------------------------------ lowerings
+
+  void indexSpace() {
+    MInst m = makeInst(InsnId::SpuIMov, DType::I32, cx_.valueReg(&call_));
+    uint32_t phys = info_.lowering == isa::Lowering::IndexSpaceOffset ? isa::kIndexSpaceOffsetReg
+                                                                      : isa::kIndexSpaceSizeReg;
+    m.src[0] = MOperand::ofReg(Reg{RegFile::I, phys, true});
+    m.sw = isa::switchField(SwitchField::DimMask).set(0, 0x1f);
+    cx_.emitInst(m);
+  }
+
+  void op() {
+    const isa::InsnInfo& insn = isa::insnInfo(info_.insn);
+    MInst m = base(info_.insn);
+    Predicate p = predicate();
+    if (p.never) return returnIncome();
+    std::vector<llvm::Value*> srcs = sources();
+    if (static_cast<int>(srcs.size()) != insn.numSources())
+      error(fmt::format("the table gives {} sources, {} takes {}", srcs.size(), insn.mnemonic, insn.numSources()));
+    for (size_t k = 0; k < srcs.size(); ++k) m.src[k] = source(srcs[k], insn.kinds[k + 1]);
+    finish(m, p);
+  }
+
+  void tensor() {
+    MInst m = base(info_.insn);
+    if (info_.lowering == isa::Lowering::StTnsrLow || info_.lowering == isa::Lowering::StTnsrHigh)
+      m.sw = isa::switchField(SwitchField::Half).set(m.sw, info_.lowering == isa::Lowering::StTnsrLow ? 1u : 2u);
+    Predicate p = predicate();
+    if (p.never) return returnIncome();
+    bool genAddr = info_.insn == InsnId::GenAddr;
+    if (genAddr && !p.always)
+      error("a predicate that is not a compile-time constant is not supported (address registers have no "
+            "predicated copy)");
+    llvm::Value* ndx = has("ndx") ? arg("ndx") : arg("inx");
+    if (!genAddr) cx_.noteCoordinates(ndx, &m);
+    m.src[0] = MOperand::ofReg(cx_.valueReg(ndx));
+    m.sw = isa::switchField(SwitchField::Tensor).set(m.sw, static_cast<uint32_t>(cx_.tensorNumber(arg("tensor"), info_.name)));
+    if (llvm::Value* value = arg("value")) m.src[1] = MOperand::ofReg(cx_.vectorReg(value));
+    finish(m, p);
+  }
+
+  void store() {
+    const isa::InsnInfo& insn = isa::insnInfo(info_.insn);
+    MInst m = base(info_.insn);
+    Predicate p = predicate();
+    if (p.never) return;
+    m.src[0] = source(arg("addr"), insn.kinds[1]);
+    m.src[1] = source(arg("value"), insn.kinds[2]);
+    finish(m, p);
+  }
+
+  // v_<t>_ld_g: one element into a scalar register, then to every lane.
+  void loadGlobalBroadcast() {
+    MInst ld = base(InsnId::LdG);
+    Predicate p = predicate();
+    if (p.never) return returnIncome();
+    Reg s = cx_.freshReg(RegFile::S);
+    ld.dst = s;
+    ld.src[0] = source(arg("addr"), isa::insnInfo(InsnId::LdG).kinds[1]);
+    if (!p.always && p.reg.file == RegFile::SP) {
+      ld.pred = p.reg;
+      ld.predNegate = p.negate;
+    }
+    cx_.emitInst(ld);
+    MInst mov = makeInst(InsnId::VpuMov, info_.dtype, Reg{});
+    mov.src[0] = MOperand::ofReg(s);
+    finish(mov, p);
+  }
+
+  uint32_t dualGroup(const char* name) const {
+    uint32_t g = constant(name);
+    if (g > 3) error(fmt::format("{} is {}: dual groups are 0..3", name, g));
+    return g;
+  }
+
+  void movDualGroup(bool all) {
+    if (constant("b") != 0xffffffffu)
+      error("the byte write mask b must be 0xFFFFFFFF: masks of single bytes are not supported");
+    uint32_t want = all ? kSwWrAllGroups : (kSwWrLowerGroup | kSwWrUpperGroup);
+    if (uint32_t sw = constant("switches"); sw != want)
+      error(fmt::format("switches are 0x{:x}: only 0x{:x} ({}) is supported, which writes whole dual groups", sw, want,
+                        all ? "every SW_WR_LOWER_GROUPn | SW_WR_UPPER_GROUPn" : "SW_WR_LOWER_GROUP | SW_WR_UPPER_GROUP"));
+    Predicate p = predicate();
+    if (p.never) return returnIncome();
+    Reg src = cx_.vectorReg(arg("a"));
+    // A lane predicate selects lanes of the intrinsic's type, while mov_dual_group predicates 32-bit
+    // lanes: move without it into a temporary, then merge with a predicated move of the type.
+    bool lanes = !p.always && p.reg.file == RegFile::VP;
+    Predicate moveP = lanes ? Predicate{} : p;
+    Reg dst = lanes ? cx_.freshReg(RegFile::V) : cx_.valueReg(&call_);
+    // Dual groups the moves do not write (and all of them when a scalar predicate is false) keep income.
+    if (!all || !moveP.always) cx_.emitRegCopy(dst, cx_.valueReg(income()));
+    const char* const names[] = {"sdg0", "sdg1", "sdg2", "sdg3"};
+    for (uint32_t k = 0; k < (all ? 4u : 1u); ++k) {
+      MInst m = makeInst(InsnId::VpuMovDualGroup, info_.dtype, dst);
+      m.src[0] = MOperand::ofReg(src);
+      m.sw = isa::switchField(SwitchField::SrcGroup).set(0, all ? dualGroup(names[k]) : dualGroup("src_dg"));
+      m.sw = isa::switchField(SwitchField::DstGroup).set(m.sw, all ? k : dualGroup("dest_dg"));
+      m.dstIsRead = true;
+      if (!moveP.always) {
+        m.pred = moveP.reg;
+        m.predNegate = moveP.negate;
+      }
+      cx_.emitInst(m);
+    }
+    if (lanes) {
+      MInst mov = makeInst(InsnId::VpuMov, info_.dtype, Reg{});
+      mov.src[0] = MOperand::ofReg(dst);
+      finish(mov, p);
+    }
+  }
+
+  SelectionContext& cx_;
+  llvm::CallInst& call_;
+  const isa::IntrinsicInfo& info_;
+  SourceLoc loc_;
+};
 
 }  // namespace
 
 void lowerIntrinsicCall(SelectionContext& cx, llvm::CallInst& call, const isa::IntrinsicInfo& info) {
-  auto arg = [&](const char* name) -> llvm::Value* {
-    int k = info.paramIndex(name);
-    return k < 0 ? nullptr : call.getArgOperand(static_cast<unsigned>(k));
-  };
-  switch (info.lowering) {
-    case isa::Lowering::IndexSpaceOffset:
-    case isa::Lowering::IndexSpaceSize: {
-      MInst m = makeInst(InsnId::SpuIMov, DType::I32, cx.valueReg(&call));
-      uint32_t phys = info.lowering == isa::Lowering::IndexSpaceOffset ? isa::kIndexSpaceOffsetReg
-                                                                       : isa::kIndexSpaceSizeReg;
-      m.src[0] = MOperand::ofReg(Reg{RegFile::I, phys, true});
-      m.sw = isa::switchField(isa::SwitchField::DimMask).set(0, 0x1f);
-      cx.emitInst(m);
-      return;
-    }
-    default: break;
-  }
-  const isa::InsnInfo& insn = isa::insnInfo(info.insn);
-  MInst m = makeInst(info.insn, info.dtype, Reg{});
-  m.sw = translateSwitches(insn, constantArgument(call, info, "switches", cx.currentLoc()), info.name, cx.currentLoc());
-  if (insn.allowsField(isa::SwitchField::Dt2))
-    m.sw = isa::switchField(isa::SwitchField::Dt2).set(m.sw, static_cast<uint32_t>(info.dt2));
-
-  // Predicate: a constant true runs always; a constant false returns the income.
-  llvm::Value* predicate = arg("predicate");
-  bool negate = constantArgument(call, info, "polarity", cx.currentLoc()) != 0;
-  bool always = true;
-  if (predicate) {
-    if (auto* c = dyn_cast<llvm::ConstantInt>(predicate)) {
-      if (c->isZero() != negate) {  // never runs
-        if (llvm::Value* income = arg("income")) cx.copyIrValue(&call, income);
-        else if (llvm::Value* acc = arg("accumulator")) cx.copyIrValue(&call, acc);
-        return;
-      }
-    } else if (auto* cv = dyn_cast<llvm::Constant>(predicate); cv && (cv->isAllOnesValue() != negate) &&
-                                                               (cv->isAllOnesValue() || cv->isNullValue())) {
-      always = true;  // an all-true vector predicate
-    } else {
-      always = false;
-      m.pred = cx.valueReg(predicate);
-      m.predNegate = negate;
-    }
-  }
-
-  int srcIndex = 0;
-  switch (info.lowering) {
-    case isa::Lowering::LdTnsr:
-      cx.noteCoordinates(arg("ndx"), &m);
-      m.src[srcIndex++] = MOperand::ofReg(cx.valueReg(arg("ndx")));
-      m.sw = isa::switchField(isa::SwitchField::Tensor).set(m.sw, static_cast<uint32_t>(cx.tensorNumber(arg("tensor"), info.name)));
-      break;
-    case isa::Lowering::StTnsr:
-      cx.noteCoordinates(arg("ndx"), &m);
-      m.src[srcIndex++] = MOperand::ofReg(cx.valueReg(arg("ndx")));
-      m.src[srcIndex++] = MOperand::ofReg(cx.vectorReg(arg("value")));
-      m.sw = isa::switchField(isa::SwitchField::Tensor).set(m.sw, static_cast<uint32_t>(cx.tensorNumber(arg("tensor"), info.name)));
-      break;
-    default:
-      for (const char* name : {"a", "b", "c", "d"}) {
-        llvm::Value* v = arg(name);
-        if (!v) break;
-        uint32_t kinds = insn.kinds[static_cast<size_t>(srcIndex + 1)];
-        bool first = srcIndex == 0 && !(kinds & isa::kindBit(RegFile::S));
-        m.src[srcIndex] = first ? MOperand::ofReg(cx.vectorReg(v)) : cx.valueOperand(v, kinds);
-        ++srcIndex;
-      }
-      break;
-  }
-
-  if (insn.hasDst()) {
-    Reg dst = cx.valueReg(&call);
-    m.dst = dst;
-    llvm::Value* tied = info.lowering == isa::Lowering::Mac ? arg("accumulator") : (always ? nullptr : arg("income"));
-    if (tied) {
-      cx.emitRegCopy(dst, cx.valueReg(tied));
-      m.dstIsRead = true;
-    } else if (insn.flags & isa::F_READS_DST) {
-      m.dstIsRead = true;  // e.g. a partial write with nothing to keep: the old value is undefined
-    }
-  }
-  cx.emitInst(m);
+  Lowerer(cx, call, info).run();
 }
-
 
 }  // namespace tpc::cc

@@ -21,6 +21,13 @@ enum class Lowering : uint8_t {
   StTnsr,            // tensor store: ndx, tensor, value
   IndexSpaceOffset,  // this core's index-space offset (I0)
   IndexSpaceSize,    // this core's index-space size (I1)
+  Store,             // store without a destination: addr (local address or global pointer), value
+  LdGBroadcast,      // v_<t>_ld_g: ld_g of one element into a scalar register, then a move to all lanes
+  Reinterpret,       // the same register seen as another type (to_bool64, from_bool64, ...): a copy
+  MovDualGroup,      // mov_dual_group: a, b (byte mask), src_dg, dest_dg, switches (whole dual groups)
+  MovDualGroupAll,   // mov_dual_group_all: a, b, sdg0..sdg3, switches -> four mov_dual_group
+  StTnsrLow,         // tensor store of the low half of the lanes (st_tnsr half=low): ndx, tensor, value
+  StTnsrHigh,        // tensor store of the high half of the lanes (st_tnsr half=high)
 };
 
 struct IntrinsicParam {
