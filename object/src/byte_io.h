@@ -101,6 +101,15 @@ class ByteReader {
       fail(fmt::format("bad magic (expected '{}')", std::string_view(m, 4)));
     pos_ += 4;
   }
+  // Every metadata section opens with magic, a version this library must read exactly, and zero flags.
+  void sectionHeader(const char (&m)[4], uint16_t expectedVersion) {
+    magic(m);
+    uint16_t version = u16("version");
+    if (version != expectedVersion)
+      fail(fmt::format("unsupported metadata version {} (this library reads version {})", version,
+                       expectedVersion));
+    if (uint16_t flags = u16("flags"); flags != 0) fail(fmt::format("reserved flags {:#x} are set", flags));
+  }
   void expectEnd() const {
     if (remaining() != 0) fail(fmt::format("{} unexpected trailing bytes at offset {}", remaining(), pos_));
   }

@@ -128,12 +128,7 @@ class ElfReader {
 
 void readKernel(const Section& s, const std::string& file, KernelObject& obj) {
   ByteReader r(s.data, file, kSectKernel);
-  r.magic(kKernelMagic);
-  uint16_t version = r.u16("version");
-  if (version != kKernelVersion)
-    r.fail(fmt::format("unsupported metadata version {} (this library reads version {})", version,
-                       kKernelVersion));
-  if (uint16_t flags = r.u16("flags"); flags != 0) r.fail(fmt::format("reserved flags {:#x} are set", flags));
+  r.sectionHeader(kKernelMagic, kKernelVersion);
   obj.kernelName = r.str("kernel name");
   obj.arch = r.str("architecture");
   obj.scalarLocalBytes = r.u32("scalar local size");
@@ -162,12 +157,7 @@ void readKernel(const Section& s, const std::string& file, KernelObject& obj) {
 
 void readDebugLine(const Section& s, const std::string& file, DebugInfo& d) {
   ByteReader r(s.data, file, kSectDebugLine);
-  r.magic(kDebugLineMagic);
-  uint16_t version = r.u16("version");
-  if (version != kDebugLineVersion)
-    r.fail(fmt::format("unsupported version {} (this library reads version {})", version,
-                       kDebugLineVersion));
-  if (uint16_t flags = r.u16("flags"); flags != 0) r.fail(fmt::format("reserved flags {:#x} are set", flags));
+  r.sectionHeader(kDebugLineMagic, kDebugLineVersion);
   uint32_t nFiles = r.count("file count", 4);
   d.files.reserve(nFiles);
   for (uint32_t i = 0; i < nFiles; ++i) d.files.push_back(r.str("file name"));
@@ -186,11 +176,7 @@ void readDebugLine(const Section& s, const std::string& file, DebugInfo& d) {
 
 void readPrintf(const Section& s, const std::string& file, std::vector<std::string>& formats) {
   ByteReader r(s.data, file, kSectPrintf);
-  r.magic(kPrintfMagic);
-  uint16_t version = r.u16("version");
-  if (version != kPrintfVersion)
-    r.fail(fmt::format("unsupported version {} (this library reads version {})", version, kPrintfVersion));
-  if (uint16_t flags = r.u16("flags"); flags != 0) r.fail(fmt::format("reserved flags {:#x} are set", flags));
+  r.sectionHeader(kPrintfMagic, kPrintfVersion);
   uint32_t n = r.count("format count", 4);
   formats.reserve(n);
   for (uint32_t i = 0; i < n; ++i) formats.push_back(r.str("format string"));
@@ -199,12 +185,7 @@ void readPrintf(const Section& s, const std::string& file, std::vector<std::stri
 
 void readDebugVars(const Section& s, const std::string& file, DebugInfo& d) {
   ByteReader r(s.data, file, kSectDebugVars);
-  r.magic(kDebugVarsMagic);
-  uint16_t version = r.u16("version");
-  if (version != kDebugVarsVersion)
-    r.fail(fmt::format("unsupported version {} (this library reads version {})", version,
-                       kDebugVarsVersion));
-  if (uint16_t flags = r.u16("flags"); flags != 0) r.fail(fmt::format("reserved flags {:#x} are set", flags));
+  r.sectionHeader(kDebugVarsMagic, kDebugVarsVersion);
   uint32_t n = r.count("variable count", 24);
   d.vars.reserve(n);
   for (uint32_t i = 0; i < n; ++i) {
