@@ -400,6 +400,8 @@ class Selector : public SelectionContext {
       return;
     }
     if (auto* bo = dyn_cast<llvm::BinaryOperator>(&in)) return binary(*bo);
+    if (auto* un = dyn_cast<llvm::UnaryOperator>(&in); un && un->getOpcode() == llvm::Instruction::FNeg)
+      return negateFloat(*un);
     if (auto* ic = dyn_cast<llvm::CmpInst>(&in)) return compare(*ic);
     if (auto* sel = dyn_cast<llvm::SelectInst>(&in)) return selectInst(*sel);
     if (auto* cast = dyn_cast<llvm::CastInst>(&in)) {
@@ -523,6 +525,18 @@ class Selector : public SelectionContext {
     MInst mi = make(op, dt, dst);
     mi.src[0] = MOperand::ofReg(vector ? regAsVector(a) : reg(a));
     mi.src[1] = operand(b, info.kinds[2]);
+    emit(mi);
+  }
+
+  // -x on floats flips the sign bit, NaNs and zeros included (IEEE negate), as an integer xor.
+  void negateFloat(llvm::UnaryOperator& un) {
+    TypeClass tc = classOf(un);
+    if (tc.file != RegFile::S && tc.file != RegFile::V) unsupported(un, "negation of this type");
+    const bool wide = tc.dtype == DType::F32;
+    Reg dst = reg(&un);
+    MInst mi = make(tc.file == RegFile::V ? InsnId::VpuXor : InsnId::SpuXor, wide ? DType::I32 : DType::I16, dst);
+    mi.src[0] = MOperand::ofReg(tc.file == RegFile::V ? regAsVector(un.getOperand(0)) : reg(un.getOperand(0)));
+    mi.src[1] = MOperand::ofImm(wide ? 0x80000000u : 0x8000u);
     emit(mi);
   }
 
@@ -782,6 +796,19 @@ class Selector : public SelectionContext {
           zero.src[0] = MOperand::ofImm(0);
           emit(zero);
           MInst one = make(InsnId::SpuMov, DType::I32, dst);
+          one.src[0] = MOperand::ofImm(cast.getOpcode() == Op::ZExt ? 1u : 0xffffffffu);
+          one.dstIsRead = true;
+          one.pred = reg(src);
+          emit(one);
+          return;
+        }
+        if (fc->file == RegFile::VP && tc->file == RegFile::V) {
+          // A vector comparison used as integers (C's -1/0 per lane, or 1/0 for zext): a move of 0, then
+          // a move of the true value in the lanes the predicate selects.
+          MInst zero = make(InsnId::VpuMov, tc->dtype, dst);
+          zero.src[0] = MOperand::ofImm(0);
+          emit(zero);
+          MInst one = make(InsnId::VpuMov, tc->dtype, dst);
           one.src[0] = MOperand::ofImm(cast.getOpcode() == Op::ZExt ? 1u : 0xffffffffu);
           one.dstIsRead = true;
           one.pred = reg(src);

@@ -300,11 +300,12 @@ FrontendResult compileSource(const FrontendOptions& options, llvm::LLVMContext& 
   FrontendResult result;
   std::vector<std::string> args = {
       "-triple", "nvptx-nvidia-cuda", "-ffreestanding", "-fno-builtin", "-O2", "-disable-llvm-passes",
-      "-ffp-contract=off", "-fno-signed-zeros", "-debug-info-kind=line-tables-only", "-dwarf-version=4",
+      "-ffp-contract=off", "-debug-info-kind=line-tables-only", "-dwarf-version=4",
       "-resource-dir", TPC_CLANG_RESOURCE_DIR, "-isystem", kHeaderDir, "-ferror-limit", "20",
-      "-Wno-main-return-type", "-Wno-unused-value"};
-  // Keep signed zeros: -fno-signed-zeros above would let LLVM fold x + 0.0; drop it again.
-  args.erase(std::find(args.begin(), args.end(), "-fno-signed-zeros"));
+      "-Wno-main-return-type", "-Wno-unused-value",
+      // The core computes in bf16 and f16 directly: C operators on them round once, in their own type, not
+      // through float as C's excess precision would.
+      "-fbfloat16-excess-precision=none", "-ffloat16-excess-precision=none"};
   // Line tables always (they locate the backend's errors); variables with -g.
   if (options.debugInfo) *std::find(args.begin(), args.end(), "-debug-info-kind=line-tables-only") = "-debug-info-kind=constructor";
   if (options.cplusplus) args.insert(args.end(), {"-x", "c++", "-std=c++17"});

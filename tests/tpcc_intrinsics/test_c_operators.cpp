@@ -1,0 +1,77 @@
+// C operators on vector types, without intrinsics: unary minus, the six comparisons (a lane mask of -1 or 0
+// in an integer vector of the same width, as Clang's vector extension defines it) and a negated product,
+// for every data type. bf16 and f16 arithmetic rounds once in its own type (no excess precision).
+#include "itest.h"
+
+namespace itest {
+namespace {
+
+class COperators : public IntrinsicsTest {};
+
+const char* const kOperators = R"(
+void main(tensor x, tensor y, tensor out)
+{
+    const int5 s = get_index_space_offset();
+    const int5 e = s + get_index_space_size();
+    for (int v = s[0]; v < e[0]; v++) {
+        int5 c = {v * {LANES}, 0, 0, 0, 0};
+        {VT} a = v_{T}_ld_tnsr_b(c, x);
+        {VT} b = v_{T}_ld_tnsr_b(c, y);
+        {VT} r[8];
+        r[0] = -a;
+        r[1] = ({VT})(a < b);
+        r[2] = ({VT})(a <= b);
+        r[3] = ({VT})(a == b);
+        r[4] = ({VT})(a != b);
+        r[5] = ({VT})(a > b);
+        r[6] = ({VT})(a >= b);
+        r[7] = a * -1 - b;
+        for (int k = 0; k < 8; k++) {
+            int5 o = {c[0], k, 0, 0, 0};
+            v_{T}_st_tnsr(o, out, r[k]);
+        }
+    }
+}
+)";
+
+TEST_P(COperators, NegationAndComparisons) {
+  for (const Type& t : allTypes()) {
+    SCOPED_TRACE(t.tag);
+    auto text = build(fill(kOperators, typeKeys(t)));
+    if (text.empty()) continue;
+    const int lanes = t.lanes();
+    const int64_t n0 = 2 * lanes + lanes / 2 + 3;  // a ragged last vector
+    auto xs = sampleBits(t, static_cast<size_t>(n0), 91, true), ys = sampleBits(t, static_cast<size_t>(n0), 92, true);
+    for (size_t i = 0; i < xs.size(); i += 7) ys[i] = xs[i];  // equal pairs
+    RunResult r = exec(text, {makeTensor(t, {n0}, xs), makeTensor(t, {n0}, ys), makeTensor(t, {n0, 8})}, {},
+                       {vectors(n0, lanes), 1, 1, 1, 1});
+    if (r.tensors.empty()) continue;
+    const uint32_t ones = t.mask();
+    std::vector<uint32_t> want(static_cast<size_t>(n0 * 8));
+    for (int64_t i = 0; i < n0; ++i) {
+      const uint32_t A = xs[static_cast<size_t>(i)], B = ys[static_cast<size_t>(i)];
+      uint32_t res[8];
+      bool lt, le, eq, ne, gt, ge;
+      if (t.isFloat) {
+        const double a = decode(A, t.fmt), b = decode(B, t.fmt);
+        lt = a < b, le = a <= b, eq = a == b, ne = !(a == b), gt = a > b, ge = a >= b;  // NaN: only != holds
+        res[0] = A ^ t.fmt.signBit();                                                      // IEEE negate: the sign bit
+        res[7] = encode(-a - b, t.fmt);
+      } else {
+        const int64_t a = t.intValue(A), b = t.intValue(B);
+        lt = a < b, le = a <= b, eq = a == b, ne = a != b, gt = a > b, ge = a >= b;
+        res[0] = static_cast<uint32_t>(-a) & ones;
+        res[7] = static_cast<uint32_t>(-a - b) & ones;
+      }
+      const bool cmp[6] = {lt, le, eq, ne, gt, ge};
+      for (int k = 0; k < 6; ++k) res[k + 1] = cmp[k] ? ones : 0;
+      for (int k = 0; k < 8; ++k) want[static_cast<size_t>(k * n0 + i)] = res[k];
+    }
+    expectElements(r.tensors[2], want, std::string(t.tag) + " C operators");
+  }
+}
+
+ITEST_INSTANTIATE(COperators);
+
+}  // namespace
+}  // namespace itest
