@@ -66,6 +66,14 @@ TPC_PAIR(int64_float64_pair_t, int64, float64)
 TPC_PAIR(uint64_float64_pair_t, uint64, float64)
 TPC_PAIR(bfloat128_short128_pair_t, bfloat128, short128)
 TPC_PAIR(short128_bfloat128_pair_t, short128, bfloat128)
+// (lane index, value) pairs of the lane reductions v_<t>_reduce_argmin/argmax.
+TPC_PAIR(uint64_int64_pair_t, uint64, int64)
+TPC_PAIR(uint64_uint64_pair_t, uint64, uint64)
+TPC_PAIR(ushort128_bfloat128_pair_t, ushort128, bfloat128)
+TPC_PAIR(ushort128_short128_pair_t, ushort128, short128)
+TPC_PAIR(ushort128_ushort128_pair_t, ushort128, ushort128)
+TPC_PAIR(uchar256_char256_pair_t, uchar256, char256)
+TPC_PAIR(uchar256_uchar256_pair_t, uchar256, uchar256)
 #undef TPC_PAIR
 typedef float64_pair_t float128;
 typedef int64_pair_t int128;

@@ -1,6 +1,6 @@
 // C operators on vector types, without intrinsics: unary minus, the six comparisons (a lane mask of -1 or 0
-// in an integer vector of the same width, as Clang's vector extension defines it) and a negated product,
-// for every data type. bf16 and f16 arithmetic rounds once in its own type (no excess precision).
+// in an integer vector of the same width, as Clang's vector extension defines it), a negated product and the
+// comparisons LLVM turns into unordered, ordered-unequal and ordered tests, for every data type. bf16 and f16 arithmetic rounds once in its own type (no excess precision).
 #include "itest.h"
 
 namespace itest {
@@ -17,7 +17,7 @@ void main(tensor x, tensor y, tensor out)
         int5 c = {v * {LANES}, 0, 0, 0, 0};
         {VT} a = v_{T}_ld_tnsr_b(c, x);
         {VT} b = v_{T}_ld_tnsr_b(c, y);
-        {VT} r[8];
+        {VT} r[11];
         r[0] = -a;
         r[1] = ({VT})(a < b);
         r[2] = ({VT})(a <= b);
@@ -26,7 +26,10 @@ void main(tensor x, tensor y, tensor out)
         r[5] = ({VT})(a > b);
         r[6] = ({VT})(a >= b);
         r[7] = a * -1 - b;
-        for (int k = 0; k < 8; k++) {
+        r[8] = ({VT})(a != a);
+        r[9] = ({VT})((a < b) | (a > b));
+        r[10] = ({VT})((a == a) & (b == b));
+        for (int k = 0; k < 11; k++) {
             int5 o = {c[0], k, 0, 0, 0};
             v_{T}_st_tnsr(o, out, r[k]);
         }
@@ -43,18 +46,19 @@ TEST_P(COperators, NegationAndComparisons) {
     const int64_t n0 = 2 * lanes + lanes / 2 + 3;  // a ragged last vector
     auto xs = sampleBits(t, static_cast<size_t>(n0), 91, true), ys = sampleBits(t, static_cast<size_t>(n0), 92, true);
     for (size_t i = 0; i < xs.size(); i += 7) ys[i] = xs[i];  // equal pairs
-    RunResult r = exec(text, {makeTensor(t, {n0}, xs), makeTensor(t, {n0}, ys), makeTensor(t, {n0, 8})}, {},
+    RunResult r = exec(text, {makeTensor(t, {n0}, xs), makeTensor(t, {n0}, ys), makeTensor(t, {n0, 11})}, {},
                        {vectors(n0, lanes), 1, 1, 1, 1});
     if (r.tensors.empty()) continue;
     const uint32_t ones = t.mask();
-    std::vector<uint32_t> want(static_cast<size_t>(n0 * 8));
+    std::vector<uint32_t> want(static_cast<size_t>(n0 * 11));
     for (int64_t i = 0; i < n0; ++i) {
       const uint32_t A = xs[static_cast<size_t>(i)], B = ys[static_cast<size_t>(i)];
-      uint32_t res[8];
-      bool lt, le, eq, ne, gt, ge;
+      uint32_t res[11];
+      bool lt, le, eq, ne, gt, ge, nanA = false, ordered = true;
       if (t.isFloat) {
         const double a = decode(A, t.fmt), b = decode(B, t.fmt);
         lt = a < b, le = a <= b, eq = a == b, ne = !(a == b), gt = a > b, ge = a >= b;  // NaN: only != holds
+        nanA = std::isnan(a), ordered = !std::isnan(a) && !std::isnan(b);
         res[0] = A ^ t.fmt.signBit();                                                      // IEEE negate: the sign bit
         res[7] = encode(-a - b, t.fmt);
       } else {
@@ -65,7 +69,10 @@ TEST_P(COperators, NegationAndComparisons) {
       }
       const bool cmp[6] = {lt, le, eq, ne, gt, ge};
       for (int k = 0; k < 6; ++k) res[k + 1] = cmp[k] ? ones : 0;
-      for (int k = 0; k < 8; ++k) want[static_cast<size_t>(k * n0 + i)] = res[k];
+      res[8] = nanA ? ones : 0;
+      res[9] = lt || gt ? ones : 0;
+      res[10] = ordered ? ones : 0;
+      for (int k = 0; k < 11; ++k) want[static_cast<size_t>(k * n0 + i)] = res[k];
     }
     expectElements(r.tensors[2], want, std::string(t.tag) + " C operators");
   }

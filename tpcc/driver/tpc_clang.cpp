@@ -33,7 +33,12 @@ std::vector<std::string> normalizeArguments(int argc, char** argv) {
   return out;
 }
 
+// `-o -` writes text (assembly, IR) to standard output, as clang does.
 void writeText(const std::string& path, const std::string& text) {
+  if (path == "-") {
+    std::fwrite(text.data(), 1, text.size(), stdout);
+    return;
+  }
   tpc::writeFileAtomically(path, std::span(reinterpret_cast<const uint8_t*>(text.data()), text.size()));
 }
 
@@ -72,6 +77,7 @@ int main(int argc, char** argv) {
 
   if (listIntrinsics) {
     for (const tpc::isa::IntrinsicInfo& in : tpc::isa::allIntrinsics()) {
+      if (in.name.rfind("__", 0) == 0) continue;  // our own helpers for tpc-special.h, not the public set
       std::string params;
       for (const auto& p : in.params)
         params += fmt::format("{}{} {}{}", params.empty() ? "" : ", ", p.type, p.name,
@@ -100,6 +106,11 @@ int main(int argc, char** argv) {
   if (output.empty()) {
     std::filesystem::path p(input);
     output = p.stem().string() + (assembly ? (emitLlvm ? ".ll" : ".s") : ".o");
+  }
+
+  if (output == "-" && !assembly) {
+    std::fprintf(stderr, "tpc-clang: error: -o -: an object cannot be written to standard output (use -S)\n");
+    return 1;
   }
 
   llvm::LLVMContext context;

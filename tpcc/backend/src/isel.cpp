@@ -253,6 +253,19 @@ class Selector : public SelectionContext {
     return values_.emplace(v, rs).first->second;
   }
 
+  // The 32-bit word that a vector constant repeats in every 4 bytes, if it does.
+  static std::optional<uint32_t> repeatingWord(llvm::Constant* c) {
+    auto* dv = dyn_cast<llvm::ConstantDataVector>(c);
+    if (!dv) return std::nullopt;
+    llvm::StringRef bytes = dv->getRawDataValues();
+    if (bytes.size() % 4 != 0) return std::nullopt;
+    for (size_t i = 4; i < bytes.size(); ++i)
+      if (bytes[i] != bytes[i % 4]) return std::nullopt;
+    uint32_t w = 0;
+    for (int k = 3; k >= 0; --k) w = (w << 8) | static_cast<uint8_t>(bytes[static_cast<size_t>(k)]);
+    return w;
+  }
+
   Reg materialize(llvm::Constant* c) {
     TypeClass tc = classOf(*c);
     Reg r = newReg(tc.file);
@@ -286,8 +299,15 @@ class Selector : public SelectionContext {
         llvm::Constant* s = c->getSplatValue();
         if (!s && (isa<llvm::UndefValue>(c) || c->isNullValue())) s = llvm::Constant::getNullValue(c->getType()->getScalarType());
         auto imm = s ? immediateOf(s) : std::nullopt;
+        DType movType = tc.dtype;
+        if (!imm) {
+          // Narrow lanes whose bytes repeat every 32 bits (LLVM folds a bitcast of an i32 splat into such
+          // constants): a move of the 32-bit pattern writes the same bits.
+          imm = repeatingWord(c);
+          movType = DType::I32;
+        }
         if (!imm) unsupported(*c, "a vector constant whose lanes differ");
-        MInst mi = make(InsnId::VpuMov, tc.dtype, r);
+        MInst mi = make(InsnId::VpuMov, movType, r);
         mi.src[0] = MOperand::ofImm(*imm);
         emit(mi);
         return r;
@@ -695,6 +715,8 @@ class Selector : public SelectionContext {
       pred = cmp.getSwappedPredicate();
     }
     DType dt = operandClass->dtype;
+    if (pred == P::FCMP_UNO || pred == P::FCMP_ORD || pred == P::FCMP_ONE || pred == P::FCMP_UEQ)
+      return compareComposite(cmp, a, b, dt, vector);
     bool negate = false;
     InsnId op;
     auto pick = [&](InsnId s, InsnId v) { op = vector ? v : s; };
@@ -730,6 +752,50 @@ class Selector : public SelectionContext {
       else mi.src[1] = MOperand::ofReg(zeroExtended(b));
     }
     emit(mi);
+    if (negate) {
+      MInst n = make(vector ? InsnId::VpuVpNot : InsnId::SpuSpNot, DType::F32, dst);
+      n.src[0] = MOperand::ofReg(out);
+      emit(n);
+    }
+  }
+
+  // Float comparisons that take two instructions: unordered (a NaN operand: x != x holds only for NaN),
+  // ordered, ordered-and-unequal (less or greater) and their negations.
+  void compareComposite(llvm::CmpInst& cmp, llvm::Value* a, llvm::Value* b, DType dt, bool vector) {
+    using P = llvm::CmpInst::Predicate;
+    const RegFile pf = vector ? RegFile::VP : RegFile::SP;
+    auto one = [&](InsnId s, InsnId v, llvm::Value* x, llvm::Value* y) {
+      Reg r = newReg(pf);
+      MInst mi = make(vector ? v : s, dt, r);
+      mi.src[0] = MOperand::ofReg(vector ? regAsVector(x) : reg(x));
+      mi.src[1] = operand(y, isa::insnInfo(mi.op).kinds[2]);
+      emit(mi);
+      return r;
+    };
+    auto combine = [&](InsnId s, InsnId v, Reg x, Reg y, Reg dst) {
+      MInst mi = make(vector ? v : s, DType::F32, dst);
+      mi.src[0] = MOperand::ofReg(x);
+      mi.src[1] = MOperand::ofReg(y);
+      emit(mi);
+    };
+    const P pred = cmp.getPredicate();
+    const bool negate = pred == P::FCMP_ORD || pred == P::FCMP_UEQ;
+    Reg dst = reg(&cmp);
+    Reg out = negate ? newReg(pf) : dst;
+    if (pred == P::FCMP_UNO || pred == P::FCMP_ORD) {
+      Reg nanA = one(InsnId::SpuCmpNeq, InsnId::VpuCmpNeq, a, a);
+      auto* cb = dyn_cast<llvm::ConstantFP>(b);
+      if (cb && !cb->isNaN()) {
+        emitCopy(out, nanA);
+      } else {
+        Reg nanB = one(InsnId::SpuCmpNeq, InsnId::VpuCmpNeq, b, b);
+        combine(InsnId::SpuSpOr, InsnId::VpuVpOr, nanA, nanB, out);
+      }
+    } else {
+      Reg less = one(InsnId::SpuCmpLess, InsnId::VpuCmpLess, a, b);
+      Reg greater = one(InsnId::SpuCmpGrt, InsnId::VpuCmpGrt, a, b);
+      combine(InsnId::SpuSpOr, InsnId::VpuVpOr, less, greater, out);
+    }
     if (negate) {
       MInst n = make(vector ? InsnId::VpuVpNot : InsnId::SpuSpNot, DType::F32, dst);
       n.src[0] = MOperand::ofReg(out);
