@@ -183,6 +183,13 @@ void genAddr(Core& c, const DecodedSlot& d) {
   c.r.ad[d.dst] = t.base + static_cast<uint64_t>(off * static_cast<int64_t>(dtypeSize(t.dtype)));
 }
 
+// ld_tdesc: a field of a tensor descriptor: field=size of dimension `dim`, or field=stride (in elements).
+void ldTdesc(Core& c, const DecodedSlot& d) {
+  const TensorDesc& t = c.tensor(d.field(SwitchField::Tensor));
+  const uint32_t dim = d.field(SwitchField::Dim) % kMaxDims;
+  c.r.s[d.dst] = static_cast<uint32_t>(d.field(SwitchField::TdescField) == 1 ? t.strides[dim] : t.sizes[dim]);
+}
+
 void prefetch(Core&, const DecodedSlot&) {}  // a cache hint: no architectural effect
 
 
@@ -205,6 +212,7 @@ ExecFn memoryExec(const isa::SlotInsn& insn) {
     case InsnId::StG: return MEM_TYPED(stG);
     case InsnId::StGV: return MEM_TYPED(stGV);
     case InsnId::GenAddr: return &genAddr;
+    case InsnId::LdTdesc: return &ldTdesc;
     case InsnId::Prefetch: return &prefetch;
     default: return nullptr;
   }

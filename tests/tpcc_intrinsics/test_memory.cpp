@@ -331,6 +331,37 @@ TEST_P(Memory, RmwWithoutSetIsAPlainStore) {
   if (!r.tensors.empty()) expectElements(r.tensors[1], xs, "st_tnsr_rmw without RMW_SET");
 }
 
+// get_dim_size / get_dim_stride of each tensor and dimension, written as a table of u32 by one core. The
+// reference is the shapes the test binds (dense tensors: stride[d] = product of the sizes below d).
+TEST_P(Memory, TensorDimSizeAndStride) {
+  std::string src = "void main(tensor a, tensor b, tensor out)\n{\n    int5 c = 0;\n";
+  for (int t = 0; t < 2; ++t)
+    for (int d = 0; d < 5; ++d)
+      for (int f = 0; f < 2; ++f) {
+        src += "    c[0] = " + std::to_string((t * 5 + d) * 2 + f) + ";\n";
+        src += std::string("    s_u32_st_g(gen_addr(c, out), get_dim_") + (f ? "stride" : "size") + "(" + (t ? "b" : "a") +
+               ", " + std::to_string(d) + "));\n";
+      }
+  src += "}\n";
+  auto text = build(src);
+  if (text.empty()) return;
+  const std::array<std::array<int64_t, 5>, 2> sizes = {{{37, 5, 3, 1, 1}, {300, 2, 1, 4, 2}}};
+  const Type& u32 = type("u32");
+  RunResult r = exec(text, {makeTensor(type("f32"), {37, 5, 3}), makeTensor(type("bf16"), {300, 2, 1, 4, 2}), makeTensor(u32, {20})},
+                     {}, {1, 1, 1, 1, 1});
+  if (r.tensors.empty()) return;
+  std::vector<uint32_t> want;
+  for (const auto& sz : sizes) {
+    int64_t stride = 1;
+    for (int d = 0; d < 5; ++d) {
+      want.push_back(static_cast<uint32_t>(sz[static_cast<size_t>(d)]));
+      want.push_back(static_cast<uint32_t>(stride));
+      stride *= sz[static_cast<size_t>(d)];
+    }
+  }
+  expectElements(r.tensors[2], want, "get_dim_size/get_dim_stride");
+}
+
 ITEST_INSTANTIATE(Memory);
 
 }  // namespace

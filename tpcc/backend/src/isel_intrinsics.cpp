@@ -77,6 +77,8 @@ class Lowerer {
       case isa::Lowering::Reinterpret: return cx_.copyIrValue(&call_, arg("a"));
       case isa::Lowering::MovDualGroup: return movDualGroup(false);
       case isa::Lowering::MovDualGroupAll: return movDualGroup(true);
+      case isa::Lowering::TensorDimSize:
+      case isa::Lowering::TensorDimStride: return tensorQuery();
     }
     error("unknown lowering");
   }
@@ -354,6 +356,15 @@ class Lowerer {
     m.sw = isa::switchField(SwitchField::Tensor).set(m.sw, static_cast<uint32_t>(cx_.tensorNumber(arg("tensor"), info_.name)));
     if (llvm::Value* value = arg("value")) m.src[1] = MOperand::ofReg(cx_.vectorReg(value));
     finish(m, p);
+  }
+
+  // get_dim_size / get_dim_stride: one field of the descriptor of tensor `a` (dim is a constant).
+  void tensorQuery() {
+    MInst m = base(info_.insn);
+    m.sw = isa::switchField(SwitchField::TdescField).set(m.sw, info_.lowering == isa::Lowering::TensorDimStride ? 1u : 0u);
+    m.sw = isa::switchField(SwitchField::Tensor).set(m.sw, static_cast<uint32_t>(cx_.tensorNumber(arg("a"), info_.name)));
+    m.dst = cx_.valueReg(&call_);
+    cx_.emitInst(m);
   }
 
   void store() {

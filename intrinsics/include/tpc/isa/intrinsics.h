@@ -28,6 +28,8 @@ enum class Lowering : uint8_t {
   MovDualGroupAll,   // mov_dual_group_all: a, b, sdg0..sdg3, switches -> four mov_dual_group
   StTnsrLow,         // tensor store of the low half of the lanes (st_tnsr half=low): ndx, tensor, value
   StTnsrHigh,        // tensor store of the high half of the lanes (st_tnsr half=high)
+  TensorDimSize,     // get_dim_size(a, dim): ld_tdesc fn=0 of tensor a
+  TensorDimStride,   // get_dim_stride(a, dim): ld_tdesc fn=1
 };
 
 struct IntrinsicParam {
