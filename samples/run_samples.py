@@ -170,6 +170,55 @@ def spec_many_live_vectors_f32(rows, cols):
     return dict(inputs=[("x.npy", "<f4", x, "")], output=("out.npy", "f32", want), shape=[rows, cols])
 
 
+def butterfly_sum(lanes):
+    """v_f32_reduce_add's order (docs/special-functions.md): lane i adds lane i^k, k = 32, 16, ..., 1."""
+    k = len(lanes) // 2
+    while k:
+        lanes = [f32(lanes[i] + lanes[i ^ k]) for i in range(len(lanes))]
+        k //= 2
+    return lanes[0]
+
+
+def spec_row_sum_f32(rows, cols):
+    x = f32_values(rows * cols, 12)
+    want = []
+    for r in range(rows):
+        acc = [0.0] * 64
+        for base in range(0, cols, 64):
+            acc = [f32(acc[l] + (x[r * cols + base + l] if base + l < cols else 0.0)) for l in range(64)]
+        want.append(butterfly_sum(acc))
+    return dict(inputs=[("x.npy", "<f4", x, "")], output=("out.npy", "f32", want), shape=[rows, cols],
+                out_shape=[rows, 1], index_space=[1, rows])
+
+
+def spec_softmax_f32(rows, cols):
+    import math
+    x = f32_values(rows * cols, 13)
+    want = []
+    for r in range(rows):
+        row = x[r * cols:(r + 1) * cols]
+        m = max(row)
+        e = [math.exp(v - m) for v in row]
+        s = sum(e)
+        want += [v / s for v in e]
+    # exp and reciprocal are accurate to a few ulp (docs/special-functions.md), the sum is rounded in f32.
+    return dict(inputs=[("x.npy", "<f4", x, "")], output=("out.npy", "f32", want), shape=[rows, cols],
+                index_space=[1, rows], rtol=1e-5)
+
+
+def spec_matmul_f32(m, k, n):
+    a, b = f32_values(m * k, 14), f32_values(k * n, 15)
+    want = []
+    for i in range(m):
+        for j in range(n):
+            acc = 0.0
+            for t in range(k):
+                acc = f32(acc + f32(a[i * k + t] * b[t * n + j]))  # mac rounds the product and the sum
+            want.append(acc)
+    return dict(inputs=[("a.npy", "<f4", a, ""), ("b.npy", "<f4", b, "")], output=("c.npy", "f32", want),
+                shape=[m, n], shapes={"a.npy": [m, k], "b.npy": [k, n]})
+
+
 # (name, source, spec, shape, what)
 SAMPLES = [
     ("add_f32 (asm)", "asm/add_f32.s", spec_add_f32, (3, 100), "out = a + b, f32"),
@@ -190,6 +239,9 @@ SAMPLES = [
      "values live across loop back edges"),
     ("many_live_vectors_f32", "tpc-c/many_live_vectors_f32.c", spec_many_live_vectors_f32, (2, 100),
      "45 live vectors: spills"),
+    ("row_sum_f32", "tpc-c/row_sum_f32.c", spec_row_sum_f32, (5, 150), "sum along dim 0, v_f32_reduce_add"),
+    ("softmax_f32", "tpc-c/softmax_f32.c", spec_softmax_f32, (4, 150), "softmax along dim 0 (rtol 1e-5)"),
+    ("matmul_f32", "tpc-c/matmul_f32.c", spec_matmul_f32, (5, 7, 100), "(5,7) x (7,100), v_f32_mac_b"),
     # The same sources compiled as C++ (-x c++), as the vendor's compiler allows.
     ("axpy_f32 c++", "tpc-c/axpy_f32.c", spec_axpy_f32, (4, 130), "y = alpha * x + y, as C++", ["-x", "c++"]),
     ("staged_local_f32 c++", "tpc-c/staged_local_f32.c", spec_staged_local_f32, (2, 300), "__local__, as C++",
@@ -229,7 +281,8 @@ def run_one(tool, name, source, spec, tmp, opt, flags):
     run(cmd, tmp)
     meta, got = read_npy(os.path.join(tmp, out_name))
     stats = json.load(open(os.path.join(tmp, "stats.json")))
-    bad = [i for i, (g, w) in enumerate(zip(got, want)) if g != w]
+    rtol = spec.get("rtol")
+    bad = [i for i, (g, w) in enumerate(zip(got, want)) if (abs(g - w) > rtol * abs(w) if rtol else g != w)]
     ok = len(got) == len(want) and not bad
     return ok, got, want, bad, stats
 

@@ -14,11 +14,17 @@
 namespace tpc::sim {
 
 std::vector<bool> tensorsStoredTo(const Program& program, int numTensors) {
+  // Address registers that some global store reads: an address from gen_addr can only be stored through
+  // if it lands in one of them (no instruction copies address registers).
+  std::vector<bool> storeAddress(256, false);
+  for (size_t b = 0; b < program.size(); ++b)
+    for (const isa::SlotInsn& insn : program.raw(b).slots)
+      if (insn.id == isa::InsnId::StG || insn.id == isa::InsnId::StGV) storeAddress[insn.src[0].index] = true;
   std::vector<bool> stored(static_cast<size_t>(numTensors), false);
   for (size_t b = 0; b < program.size(); ++b) {
     for (const isa::SlotInsn& insn : program.raw(b).slots) {
       bool storesTensor = insn.id == isa::InsnId::StTnsr || insn.id == isa::InsnId::StTnsrPartial ||
-                          insn.id == isa::InsnId::GenAddr;
+                          (insn.id == isa::InsnId::GenAddr && storeAddress[insn.dst.index]);
       if (!storesTensor) continue;
       uint32_t n = insn.field(isa::SwitchField::Tensor);
       if (n < stored.size()) stored[n] = true;

@@ -2,6 +2,7 @@
 // operations with dimension masks, local memories and global memory through gen_addr, executed through
 // the simulator and compared with values computed here.
 #include "sim_test_util.h"
+#include "tpc/sim/kernel_binding.h"
 
 namespace simtest {
 namespace {
@@ -220,6 +221,22 @@ TEST(MemoryInsns, GenAddrAndGlobalAccess) {
   EXPECT_TRUE(lanesEqual(run->tensor<float>(0), t0));
   EXPECT_EQ(run->stats().loadBytes, 4u + 256u + 4u);
   EXPECT_EQ(run->stats().storeBytes, 4u + 256u);
+}
+
+// tpc-sim writes back the tensors a kernel may store to: st_tnsr targets, and tensors whose gen_addr
+// address reaches a global store. A tensor only read through gen_addr and ld_g stays an input.
+TEST(GlobalMemory, TensorsStoredToFollowAddressRegisters) {
+  auto program = loadProgram(lines({
+      "gen_addr ad0, i2 tnsr=0 ; nop ; nop ; nop",
+      "gen_addr ad1, i2 tnsr=1 ; nop ; nop ; nop",
+      "gen_addr ad2, i2 tnsr=2 ; nop ; nop ; nop",
+      "ld_g.f32 s1, ad0 ; nop ; nop ; nop",
+      "nop ; nop ; nop ; st_g.f32 ad1, s1",
+      "ld_g.f32 s2, ad2 ; nop ; nop ; nop",
+      "nop ; nop ; nop ; st_tnsr.f32 i2, v0 tnsr=3",
+      "nop ; halt ; nop ; nop",
+  }));
+  EXPECT_EQ(tpc::sim::tensorsStoredTo(*program, 5), (std::vector<bool>{false, true, false, true, false}));
 }
 
 }  // namespace
