@@ -184,7 +184,10 @@ void optimizeModule(llvm::Module& module, int optLevel, int unrollCount) {
   mpm.addPass(llvm::createModuleToFunctionPassAdaptor(std::move(fpm)));
   mpm.run(module, mam);
 
-  if (entry && optLevel > 0) formHardwareLoops(*entry);
+  if (entry && optLevel > 0) {
+    reduceCoordinates(*entry);
+    formHardwareLoops(*entry);
+  }
 
   // What is left besides the entry was inlined everywhere.
   std::vector<llvm::Function*> dead;
@@ -229,12 +232,24 @@ obj::KernelObject generateObject(llvm::Module& module, const KernelSignature& si
   llvm::Function* entry = findEntry(module);
   if (!entry) throw CodegenError("no kernel entry: define 'void main(tensor ..., scalars ...)'");
 
-  MFunction mf = selectInstructions(*entry, signature);
-  eliminateDeadCode(mf);
-  pipelineLoops(mf);
-  legalizeImmediates(mf);
-  if (options.printMir) std::fprintf(stderr, "%s", printMir(mf).c_str());
-  allocateRegisters(mf, options.allowSpill);
+  // Modulo scheduling overlaps iterations, which needs more registers: when they run out, the loops
+  // are compiled again without it before the driver tries less unrolling.
+  MFunction mf;
+  for (bool overlap : {true, false}) {
+    mf = selectInstructions(*entry, signature);
+    forwardCopies(mf);
+    eliminateDeadCode(mf);
+    legalizeImmediates(mf);
+    const bool scheduled = overlap && moduloScheduleLoops(mf) > 0;
+    if (options.printMir) std::fprintf(stderr, "%s", printMir(mf).c_str());
+    try {
+      allocateRegisters(mf, options.allowSpill && !scheduled);
+      break;
+    } catch (const CodegenError& e) {
+      if (!e.outOfRegisters || !scheduled) throw;
+      if (std::getenv("TPC_DEBUG_MODSCHED")) std::fprintf(stderr, "tpc-clang: %s; again without modulo scheduling\n", e.what());
+    }
+  }
   if (options.printMir) std::fprintf(stderr, "after allocation:\n%s", printMir(mf).c_str());
   std::vector<ScheduledBundle> bundles = scheduleFunction(mf, *arch);
 

@@ -1326,6 +1326,13 @@ class Selector : public SelectionContext {
     m->coordBase = llvm::hash_combine(base, x);
     if (!m->coordBase) m->coordBase = 1;
     m->coordOffset = c;
+    // x a PHI of this very block whose back-edge value is x + K: the access moves by K per iteration.
+    if (auto* phi = dyn_cast<llvm::PHINode>(x); phi && phi->getParent() == ie->getParent()) {
+      auto* baseInst = dyn_cast<llvm::Instruction>(base);
+      if (!baseInst || baseInst->getParent() != phi->getParent())
+        for (llvm::Value* in : phi->incoming_values())
+          if (auto [from, k] = baseAndConstant(in); from == phi && k) m->coordStep = k;
+    }
   }
 
   int tensorArgument(llvm::Value* v, const std::string& intrinsic) {
