@@ -113,7 +113,9 @@ std::vector<Edge> dependences(const std::vector<MInst>& body) {
     const MInst& x = body[static_cast<size_t>(a.inst)];
     const MInst& y = body[static_cast<size_t>(b.inst)];
     if (a.write && b.write) return std::max(1, latency(x) - latency(y) + 1);
-    if (a.write) return latency(x);
+    // A copy is expected to coalesce away: counting it with one cycle in and one out keeps the order
+    // without adding to the chain through it.
+    if (a.write) return x.copy ? 1 : y.copy ? std::max(1, latency(x) - 1) : latency(x);
     return distance;  // a read before a write: the same bundle is fine within an iteration
   };
   for (const auto& [key, list] : accesses) {
@@ -183,41 +185,68 @@ std::vector<int> earliest(int n, const std::vector<Edge>& edges, int ii) {
   return {};
 }
 
-// One attempt at II: times per instruction, or empty.
+// One attempt at II (Rau's iterative modulo scheduling): instructions by height, each at the first
+// cycle from its earliest start whose slot is free in the reservation table, else forced in, evicting
+// what it conflicts with (the slot's holder, successors it now comes too late for); a budget of steps.
+// Returns times per instruction, or empty.
 std::vector<int> scheduleAt(const std::vector<MInst>& body, const std::vector<Edge>& edges, int ii) {
   const int n = static_cast<int>(body.size());
+  const auto at = [](auto& v, int i) -> auto& { return v[static_cast<size_t>(i)]; };
   std::vector<int> asap = earliest(n, edges, ii);
-  if (asap.empty()) return {};
-  std::vector<int> order(static_cast<size_t>(n));
-  std::iota(order.begin(), order.end(), 0);
-  std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return asap[static_cast<size_t>(a)] < asap[static_cast<size_t>(b)]; });
+  if (asap.empty()) return {};  // a recurrence does not fit
+  std::vector<int> height(static_cast<size_t>(n), 0);
+  for (int round = 0; round <= n; ++round) {
+    bool changed = false;
+    for (const Edge& e : edges) {
+      int h = e.latency - e.distance * ii + at(height, e.to);
+      if (h > at(height, e.from)) {
+        at(height, e.from) = h;
+        changed = true;
+      }
+    }
+    if (!changed) break;
+  }
   std::vector<std::vector<Edge>> in(static_cast<size_t>(n)), out(static_cast<size_t>(n));
   for (const Edge& e : edges) {
-    in[static_cast<size_t>(e.to)].push_back(e);
-    out[static_cast<size_t>(e.from)].push_back(e);
+    at(in, e.to).push_back(e);
+    at(out, e.from).push_back(e);
   }
-  std::vector<std::array<bool, isa::kNumSlots>> table(static_cast<size_t>(ii));
-  for (auto& row : table) row.fill(false);
-  std::vector<int> t(static_cast<size_t>(n), -1);
-  for (int i : order) {
-    const MInst& mi = body[static_cast<size_t>(i)];
-    int lo = 0, hi = 1 << 20;
-    for (const Edge& e : in[static_cast<size_t>(i)])
-      if (t[static_cast<size_t>(e.from)] >= 0) lo = std::max(lo, t[static_cast<size_t>(e.from)] + e.latency - e.distance * ii);
-    for (const Edge& e : out[static_cast<size_t>(i)])
-      if (t[static_cast<size_t>(e.to)] >= 0) hi = std::min(hi, t[static_cast<size_t>(e.to)] - e.latency + e.distance * ii);
+  std::vector<std::array<int, isa::kNumSlots>> table(static_cast<size_t>(ii));
+  for (auto& row : table) row.fill(-1);
+  std::vector<int> t(static_cast<size_t>(n), -1), last(static_cast<size_t>(n), -1);
+  auto unschedule = [&](int i) {
+    const int slot = static_cast<int>(isa::insnInfo(at(body, i).op).slot);
+    if (!at(body, i).copy) table[static_cast<size_t>(at(t, i) % ii)][static_cast<size_t>(slot)] = -1;
+    at(t, i) = -1;
+  };
+  for (int budget = 8 * n;; --budget) {
+    int i = -1;
+    for (int k = 0; k < n; ++k)
+      if (at(t, k) < 0 && (i < 0 || at(height, k) > at(height, i) ||
+                           (at(height, k) == at(height, i) && at(asap, k) < at(asap, i))))
+        i = k;
+    if (i < 0) break;
+    if (budget == 0) return {};
+    const MInst& mi = at(body, i);
+    int lo = 0;
+    for (const Edge& e : at(in, i))
+      if (e.from != i && at(t, e.from) >= 0) lo = std::max(lo, at(t, e.from) + e.latency - e.distance * ii);
     const int slot = static_cast<int>(isa::insnInfo(mi.op).slot);
     const bool free = mi.copy;  // copies are expected to coalesce away
-    int at = -1;
-    for (int c = lo; c <= std::min(hi, lo + ii - 1); ++c)
-      if (free || !table[static_cast<size_t>(c % ii)][static_cast<size_t>(slot)]) {
-        at = c;
-        break;
-      }
-    if (at < 0) return {};
-    if (!free) table[static_cast<size_t>(at % ii)][static_cast<size_t>(slot)] = true;
-    t[static_cast<size_t>(i)] = at;
+    int when = -1;
+    for (int c = lo; c < lo + ii && when < 0; ++c)
+      if (free || table[static_cast<size_t>(c % ii)][static_cast<size_t>(slot)] < 0) when = c;
+    if (when < 0) when = at(last, i) < 0 || lo > at(last, i) ? lo : at(last, i) + 1;
+    if (!free)
+      if (int holder = table[static_cast<size_t>(when % ii)][static_cast<size_t>(slot)]; holder >= 0) unschedule(holder);
+    for (const Edge& e : at(out, i))
+      if (e.to != i && at(t, e.to) >= 0 && at(t, e.to) < when + e.latency - e.distance * ii) unschedule(e.to);
+    at(t, i) = at(last, i) = when;
+    if (!free) table[static_cast<size_t>(when % ii)][static_cast<size_t>(slot)] = i;
   }
+  // No stage left empty at the start.
+  const int shift = *std::min_element(t.begin(), t.end()) / ii * ii;
+  for (int& x : t) x -= shift;
   return t;
 }
 
@@ -261,6 +290,88 @@ bool eligible(const MFunction& mf, int pre, int body) {
   return true;
 }
 
+int slotBound(const std::vector<MInst>& insts) {
+  std::array<int, isa::kNumSlots> perSlot{};
+  for (const MInst& mi : insts)
+    if (!mi.copy) ++perSlot[static_cast<size_t>(isa::insnInfo(mi.op).slot)];
+  return std::max(1, *std::max_element(perSlot.begin(), perSlot.end()));
+}
+
+// A coordinate induction variable (R = copy X at the end, X = i_add S, R) read by loads early in an
+// iteration and by stores late in it holds its register from the first load to the last store, and the
+// next iteration's loads wait for its update: a recurrence as long as the iteration. When that comes
+// close to the slot bound and the scalar slot has room, the stores get an induction variable of their own
+// (one more index-register add per iteration), which breaks the recurrence in two short ones.
+void splitCoordinateIvs(MFunction& mf, int pre, int body) {
+  std::vector<MInst>& insts = mf.blocks[static_cast<size_t>(body)].insts;
+  const int n = static_cast<int>(insts.size());
+  const int bound = slotBound(insts);
+  int room = bound;
+  for (const MInst& mi : insts) room -= isa::insnInfo(mi.op).slot == isa::Slot::Spu && !mi.copy;
+  struct Iv {
+    int copy, add;
+    int span;
+  };
+  std::vector<Iv> ivs;
+  std::vector<int> asap = earliest(n, dependences(insts), 1 << 16);
+  for (int c = 0; c < n; ++c) {
+    const MInst& cp = insts[static_cast<size_t>(c)];
+    if (!cp.copy || cp.dst.file != RegFile::I || !cp.src[0].isReg() || cp.pred.valid()) continue;
+    int add = -1, firstLoad = 1 << 30, lastStore = -1, writes = 0;
+    for (int i = 0; i < n; ++i) {
+      const MInst& mi = insts[static_cast<size_t>(i)];
+      if (mi.dst == cp.dst) ++writes;
+      if (mi.dst == cp.src[0].reg && mi.op == InsnId::SpuIAdd && mi.src[1].isReg() && mi.src[1].reg == cp.dst && !mi.pred.valid())
+        add = i;
+      if (mi.src[0].isReg() && mi.src[0].reg == cp.dst && memoryKey(mi) >= 0) {
+        if (writesMemory(mi))
+          lastStore = std::max(lastStore, asap[static_cast<size_t>(i)]);
+        else
+          firstLoad = std::min(firstLoad, asap[static_cast<size_t>(i)]);
+      }
+    }
+    if (add < 0 || writes != 1 || lastStore < 0 || firstLoad > lastStore) continue;
+    const MOperand& step = insts[static_cast<size_t>(add)].src[0];
+    bool invariant = step.isImm();
+    if (step.isReg()) {
+      invariant = true;
+      for (const MInst& mi : insts) invariant &= !(mi.dst == step.reg);
+    }
+    // Tight: within a quarter of the slot bound (the scheduler rarely packs that close).
+    if (invariant && 4 * (lastStore - firstLoad + 2) > 3 * bound) ivs.push_back({c, add, lastStore - firstLoad});
+  }
+  std::stable_sort(ivs.begin(), ivs.end(), [](const Iv& a, const Iv& b) { return a.span > b.span; });
+  if (static_cast<int>(ivs.size()) > room) ivs.resize(static_cast<size_t>(std::max(0, room)));
+  if (ivs.empty()) return;
+  // The new instructions go right after their models; inserted from the back, indices stay valid.
+  std::vector<std::pair<int, MInst>> inserts;
+  MBlock& p = mf.blocks[static_cast<size_t>(pre)];
+  for (const Iv& iv : ivs) {
+    const Reg r = insts[static_cast<size_t>(iv.copy)].dst;
+    const Reg r2 = mf.newVirtual(RegFile::I), x2 = mf.newVirtual(RegFile::I);
+    MInst init = insts[static_cast<size_t>(iv.copy)];
+    init.dst = r2;
+    init.src[0] = MOperand::ofReg(r);
+    init.copy = false;  // both live through the loop
+    init.variables.clear();
+    p.insts.push_back(init);
+    MInst add2 = insts[static_cast<size_t>(iv.add)];
+    add2.dst = x2;
+    add2.src[1] = MOperand::ofReg(r2);
+    add2.variables.clear();
+    MInst copy2 = insts[static_cast<size_t>(iv.copy)];
+    copy2.dst = r2;
+    copy2.src[0] = MOperand::ofReg(x2);
+    copy2.variables.clear();
+    inserts.emplace_back(iv.add + 1, add2);
+    inserts.emplace_back(iv.copy + 1, copy2);
+    for (MInst& mi : insts)
+      if (writesMemory(mi) && mi.src[0].isReg() && mi.src[0].reg == r) mi.src[0].reg = r2;
+  }
+  std::stable_sort(inserts.begin(), inserts.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+  for (auto& [at, mi] : inserts) insts.insert(insts.begin() + at, mi);
+}
+
 }  // namespace
 
 int moduloScheduleLoops(MFunction& mf) {
@@ -270,14 +381,11 @@ int moduloScheduleLoops(MFunction& mf) {
   for (int pre = 0; pre < static_cast<int>(mf.blocks.size()); ++pre) {
     const int body = mf.blocks[static_cast<size_t>(pre)].loopBody;
     if (body < 0 || !eligible(mf, pre, body)) continue;
+    splitCoordinateIvs(mf, pre, body);
     const std::vector<MInst> insts = mf.blocks[static_cast<size_t>(body)].insts;
     const int n = static_cast<int>(insts.size());
     std::vector<Edge> edges = dependences(insts);
-    // The slot bound.
-    std::array<int, isa::kNumSlots> perSlot{};
-    for (const MInst& mi : insts)
-      if (!mi.copy) ++perSlot[static_cast<size_t>(isa::insnInfo(mi.op).slot)];
-    int resMii = std::max(1, *std::max_element(perSlot.begin(), perSlot.end()));
+    const int resMii = slotBound(insts);
     // Beyond the slot bound plus the body's critical path, overlapping iterations gains nothing.
     int flat = 0;
     {
@@ -303,7 +411,10 @@ int moduloScheduleLoops(MFunction& mf) {
     std::stable_sort(order.begin(), order.end(),
                      [&](int a, int b) { return t[static_cast<size_t>(a)] % ii < t[static_cast<size_t>(b)] % ii; });
     std::vector<MInst> kernel;
-    for (int i : order) kernel.push_back(instance(insts[static_cast<size_t>(i)], -stage(i)));
+    for (int i : order) {
+      kernel.push_back(instance(insts[static_cast<size_t>(i)], -stage(i)));
+      kernel.back().moduloCycle = t[static_cast<size_t>(i)] % ii;
+    }
     // Prologue and epilogue: instances (r, i) by time r * II + t_i, then iteration, then program order.
     auto straight = [&](bool prologue) {
       std::vector<std::tuple<int, int, int>> keys;

@@ -56,6 +56,9 @@ struct MInst {
   // moves from one iteration to the next (0: unknown). Modulo scheduling uses it to tell the accesses of
   // different iterations apart.
   int64_t coordStep = 0;
+  // In a modulo-scheduled loop kernel: the cycle (modulo the initiation interval) the modulo schedule
+  // chose, which the list scheduler follows as its priority; -1 elsewhere.
+  int moduloCycle = -1;
   // Source variables that hold this instruction's result from here on (-g): index into
   // MFunction::variables and the register (rewritten with the others by the allocator).
   std::vector<std::pair<uint32_t, Reg>> variables;
