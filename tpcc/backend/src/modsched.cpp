@@ -1,10 +1,9 @@
 // Modulo scheduling of hardware loop bodies (machine IR, after immediates are legal, before register
 // allocation).
 //
-// Iterative modulo scheduling without backtracking: the initiation interval II starts at the slot bound
-// (the busiest of the load, scalar, vector and store slots) and the recurrence bound, and grows until every
-// instruction of the body finds a cycle t whose row t mod II of the reservation table has its slot free
-// and that keeps every dependence
+// Iterative modulo scheduling (Rau): the initiation interval II starts at the slot bound (the busiest of
+// the load, scalar, vector and store slots) and grows until every instruction of the body has a cycle t
+// whose row t mod II of the reservation table has its slot free and that keeps every dependence
 //
 //     t_j >= t_i + latency - distance * II       (distance 0: same iteration, 1: the next one)
 //
@@ -435,22 +434,18 @@ int moduloScheduleLoops(MFunction& mf) {
     MBlock& p = mf.blocks[static_cast<size_t>(pre)];
     const Reg q = p.loopCount;
     // P: too few iterations for the prologue -> the original loop.
-    Reg few = mf.newVirtual(RegFile::SP);
-    MInst cmp;
-    cmp.op = InsnId::SpuCmpLess;
-    cmp.dtype = DType::I32;
-    cmp.dst = few;
-    cmp.src[0] = MOperand::ofReg(q);
-    cmp.src[1] = MOperand::ofImm(static_cast<uint32_t>(stages - 1));
-    p.insts.push_back(cmp);
-    Reg count = mf.newVirtual(RegFile::S);
-    MInst sub;
-    sub.op = InsnId::SpuSub;
-    sub.dtype = DType::I32;
-    sub.dst = count;
-    sub.src[0] = MOperand::ofReg(q);
-    sub.src[1] = MOperand::ofImm(static_cast<uint32_t>(stages - 1));
-    p.insts.push_back(sub);
+    auto withPrologueCount = [&](InsnId op, RegFile file) {
+      MInst mi;
+      mi.op = op;
+      mi.dtype = DType::I32;
+      mi.dst = mf.newVirtual(file);
+      mi.src[0] = MOperand::ofReg(q);
+      mi.src[1] = MOperand::ofImm(static_cast<uint32_t>(stages - 1));
+      p.insts.push_back(mi);
+      return mi.dst;
+    };
+    const Reg few = withPrologueCount(InsnId::SpuCmpLess, RegFile::SP);  // q < S - 1
+    const Reg count = withPrologueCount(InsnId::SpuSub, RegFile::S);     // q - (S - 1)
     MBlock fallbackPre;  // F
     fallbackPre.loopBody = -1;  // set below
     fallbackPre.loopCount = q;
