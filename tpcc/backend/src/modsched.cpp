@@ -301,11 +301,12 @@ int slotBound(const std::vector<MInst>& insts) {
 // next iteration's loads wait for its update: a recurrence as long as the iteration. When that comes
 // close to the slot bound and the scalar slot has room, the stores get an induction variable of their own
 // (one more index-register add per iteration), which breaks the recurrence in two short ones.
-void splitCoordinateIvs(MFunction& mf, int pre, int body) {
+// Returns how many it split; `extraRoom` lets the scalar slot exceed the slot bound by that much.
+int splitCoordinateIvs(MFunction& mf, int pre, int body, int extraRoom) {
   std::vector<MInst>& insts = mf.blocks[static_cast<size_t>(body)].insts;
   const int n = static_cast<int>(insts.size());
   const int bound = slotBound(insts);
-  int room = bound;
+  int room = bound + extraRoom;
   for (const MInst& mi : insts) room -= isa::insnInfo(mi.op).slot == isa::Slot::Spu && !mi.copy;
   struct Iv {
     int copy, add;
@@ -341,7 +342,7 @@ void splitCoordinateIvs(MFunction& mf, int pre, int body) {
   }
   std::stable_sort(ivs.begin(), ivs.end(), [](const Iv& a, const Iv& b) { return a.span > b.span; });
   if (static_cast<int>(ivs.size()) > room) ivs.resize(static_cast<size_t>(std::max(0, room)));
-  if (ivs.empty()) return;
+  if (ivs.empty()) return 0;
   // The new instructions go right after their models; inserted from the back, indices stay valid.
   std::vector<std::pair<int, MInst>> inserts;
   MBlock& p = mf.blocks[static_cast<size_t>(pre)];
@@ -369,6 +370,7 @@ void splitCoordinateIvs(MFunction& mf, int pre, int body) {
   }
   std::stable_sort(inserts.begin(), inserts.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
   for (auto& [at, mi] : inserts) insts.insert(insts.begin() + at, mi);
+  return static_cast<int>(ivs.size());
 }
 
 }  // namespace
@@ -380,22 +382,38 @@ int moduloScheduleLoops(MFunction& mf) {
   for (int pre = 0; pre < static_cast<int>(mf.blocks.size()); ++pre) {
     const int body = mf.blocks[static_cast<size_t>(pre)].loopBody;
     if (body < 0 || !eligible(mf, pre, body)) continue;
-    splitCoordinateIvs(mf, pre, body);
+    // Without a second induction variable for stores, with as many as the scalar slot has room for,
+    // and with one more than that: whichever gives the shortest II (the fewest instructions on a tie).
+    std::vector<int> t;
+    int ii = 0, resMii = 0, split = -1;
+    const MFunction unsplit = mf;
+    for (int extra = -1; extra <= 1; ++extra) {
+      MFunction trial = unsplit;
+      const int count = extra < 0 ? 0 : splitCoordinateIvs(trial, pre, body, extra);
+      if (extra >= 0 && count <= split) continue;  // nothing new to try
+      split = count;
+      const std::vector<MInst>& insts = trial.blocks[static_cast<size_t>(body)].insts;
+      const int n = static_cast<int>(insts.size());
+      std::vector<Edge> edges = dependences(insts);
+      const int bound = slotBound(insts);
+      // Beyond the slot bound plus the body's critical path, overlapping iterations gains nothing.
+      int flat = 0;
+      std::vector<int> times = earliest(n, edges, 1 << 16);
+      for (int i = 0; i < n; ++i) flat = std::max(flat, times[static_cast<size_t>(i)] + latency(insts[static_cast<size_t>(i)]));
+      for (int at = bound; at < bound + flat && (t.empty() || at < ii); ++at)
+        if (!(times = scheduleAt(insts, edges, at)).empty()) {
+          if (debug) std::fprintf(stderr, "  %d second induction variables: II %d\n", count, at);
+          t = times;
+          ii = at;
+          resMii = bound;
+          mf = std::move(trial);
+          break;
+        }
+      if (!t.empty() && ii == resMii) break;  // at the slot bound: nothing better to find
+    }
+    if (t.empty()) continue;
     const std::vector<MInst> insts = mf.blocks[static_cast<size_t>(body)].insts;
     const int n = static_cast<int>(insts.size());
-    std::vector<Edge> edges = dependences(insts);
-    const int resMii = slotBound(insts);
-    // Beyond the slot bound plus the body's critical path, overlapping iterations gains nothing.
-    int flat = 0;
-    {
-      std::vector<int> t = earliest(n, edges, 1 << 16);
-      for (int i = 0; i < n; ++i) flat = std::max(flat, t[static_cast<size_t>(i)] + latency(insts[static_cast<size_t>(i)]));
-    }
-    std::vector<int> t;
-    int ii = resMii;
-    for (; ii < resMii + flat; ++ii)
-      if (!(t = scheduleAt(insts, edges, ii)).empty()) break;
-    if (t.empty()) continue;
     int last = *std::max_element(t.begin(), t.end());
     const int stages = last / ii + 1;
     if (debug)

@@ -304,7 +304,9 @@ BlockSchedule scheduleBlock(const MFunction& mf, int index, int nextInLayout, in
       int best = -1;
       for (int j = 0; j < n; ++j) {
         Node& node = bs.nodes[static_cast<size_t>(j)];
-        if (node.cycle >= 0) continue;
+        // A kernel's instruction waits for its cycle in the modulo schedule (then, only for what
+        // allocation added).
+        if (node.cycle >= 0 || node.inst.moduloCycle > cycle - entryDelay) continue;
         int slot = static_cast<int>(isa::insnInfo(node.inst.op).slot);
         if (bundle[static_cast<size_t>(slot)] >= 0) continue;
         bool ready = true;
