@@ -242,6 +242,15 @@ SAMPLES = [
     ("row_sum_f32", "tpc-c/row_sum_f32.c", spec_row_sum_f32, (5, 150), "sum along dim 0, v_f32_reduce_add"),
     ("softmax_f32", "tpc-c/softmax_f32.c", spec_softmax_f32, (4, 150), "softmax along dim 0 (rtol 1e-5)"),
     ("matmul_f32", "tpc-c/matmul_f32.c", spec_matmul_f32, (5, 7, 100), "(5,7) x (7,100), v_f32_mac_b"),
+    # Rows long enough for the modulo-scheduled loops at -O2 (unrolled 16 times, or 8 by pragma), with
+    # per-core trip counts of the unrolled loop of about 1, 2 and 6 and ragged remainders: the prologue
+    # and epilogue alone, one pass of the kernel, several, and the fallback loop for short trip counts.
+    ("axpy_f32 rows of 17", "tpc-c/axpy_f32.c", spec_axpy_f32, (2, 64 * 17 * 12 + 5), "modulo schedule, in place"),
+    ("axpy_f32 rows of 33", "tpc-c/axpy_f32.c", spec_axpy_f32, (1, 64 * 33 * 24 + 37), "modulo schedule, in place"),
+    ("add_f32 rows of 100", "tpc-c/add_f32.c", spec_add_f32, (1, 64 * 100 * 24 + 63), "modulo schedule"),
+    ("relu_bf16 rows of 40", "tpc-c/relu_bf16.c", spec_relu_bf16, (2, 128 * 40 * 12 + 1), "modulo schedule, bf16"),
+    ("scale_add_unroll8 rows of 9", "tpc-c/scale_add_unroll8_f32.c", spec_scale_add_f32, (1, 64 * 9 * 24 + 3),
+     "modulo schedule, unroll 8"),
     # The same sources compiled as C++ (-x c++), as the vendor's compiler allows.
     ("axpy_f32 c++", "tpc-c/axpy_f32.c", spec_axpy_f32, (4, 130), "y = alpha * x + y, as C++", ["-x", "c++"]),
     ("staged_local_f32 c++", "tpc-c/staged_local_f32.c", spec_staged_local_f32, (2, 300), "__local__, as C++",

@@ -41,6 +41,38 @@ llvm::Function* findEntry(llvm::Module& module) {
 
 namespace {
 
+// Scalar induction values used after the loop (an unrolled loop's counter, which its remainder loop
+// continues from) are computed after it from the trip count instead, so that nothing in the loop keeps
+// updating them: the hardware loop counts by itself. Only with a dedicated exit block (critical edges
+// are split), where the value can be computed once.
+void rewriteExitValues(llvm::Loop* loop, llvm::BasicBlock* exit, llvm::ScalarEvolution& se,
+                       llvm::SCEVExpander& expander) {
+  llvm::BasicBlock* header = loop->getHeader();
+  if (exit->getSinglePredecessor() != header) return;
+  for (llvm::Instruction& inst : llvm::make_early_inc_range(*header)) {
+    if (!inst.getType()->isIntegerTy(32) || llvm::isa<llvm::PHINode>(inst)) continue;
+    std::vector<llvm::Use*> outside;
+    for (llvm::Use& u : inst.uses())
+      if (!loop->contains(llvm::cast<llvm::Instruction>(u.getUser()))) outside.push_back(&u);
+    if (outside.empty()) continue;
+    auto* rec = llvm::dyn_cast<llvm::SCEVAddRecExpr>(se.getSCEV(&inst));
+    if (!rec || rec->getLoop() != loop || !rec->isAffine()) continue;
+    const llvm::SCEV* last = se.getSCEVAtScope(rec, loop->getParentLoop());
+    if (llvm::isa<llvm::SCEVCouldNotCompute>(last) || !se.isLoopInvariant(last, loop)) continue;
+    llvm::Value* v = expander.expandCodeFor(last, inst.getType(), &*exit->getFirstInsertionPt());
+    for (llvm::Use* u : outside) {
+      // The exit block's single-entry PHIs take the value itself.
+      if (auto* phi = llvm::dyn_cast<llvm::PHINode>(u->getUser()); phi && phi->getParent() == exit) {
+        phi->replaceAllUsesWith(v);
+        continue;
+      }
+      u->set(v);
+    }
+  }
+  for (llvm::PHINode& phi : llvm::make_early_inc_range(exit->phis()))
+    if (phi.use_empty()) phi.eraseFromParent();
+}
+
 // Marks innermost loops that a hardware `loop` can run: a single block (plus the empty block the back
 // edge was split into), one exit from that block, a trip count SCEV can compute, and no loop-header value
 // used after the loop. The trip count is computed in the preheader and handed to a marker call that
@@ -86,6 +118,7 @@ void formHardwareLoops(llvm::Function& f) {
     llvm::Value* count = expander.expandCodeFor(trips, i32, pre->getTerminator());
     llvm::IRBuilder<> b(pre->getTerminator());
     b.CreateCall(marker, {count});
+    rewriteExitValues(loop, exit, se, expander);
     header->moveAfter(pre);
     exit->moveAfter(header);
   }
@@ -184,7 +217,10 @@ void optimizeModule(llvm::Module& module, int optLevel, int unrollCount) {
   mpm.addPass(llvm::createModuleToFunctionPassAdaptor(std::move(fpm)));
   mpm.run(module, mam);
 
-  if (entry && optLevel > 0) formHardwareLoops(*entry);
+  if (entry && optLevel > 0) {
+    reduceCoordinates(*entry);
+    formHardwareLoops(*entry);
+  }
 
   // What is left besides the entry was inlined everywhere.
   std::vector<llvm::Function*> dead;
@@ -229,12 +265,24 @@ obj::KernelObject generateObject(llvm::Module& module, const KernelSignature& si
   llvm::Function* entry = findEntry(module);
   if (!entry) throw CodegenError("no kernel entry: define 'void main(tensor ..., scalars ...)'");
 
-  MFunction mf = selectInstructions(*entry, signature);
-  eliminateDeadCode(mf);
-  pipelineLoops(mf);
-  legalizeImmediates(mf);
-  if (options.printMir) std::fprintf(stderr, "%s", printMir(mf).c_str());
-  allocateRegisters(mf, options.allowSpill);
+  // Modulo scheduling overlaps iterations, which needs more registers: when they run out, the loops
+  // are compiled again without it before the driver tries less unrolling.
+  MFunction mf;
+  for (bool overlap : {true, false}) {
+    mf = selectInstructions(*entry, signature);
+    forwardCopies(mf);
+    eliminateDeadCode(mf);
+    legalizeImmediates(mf);
+    const bool scheduled = overlap && moduloScheduleLoops(mf) > 0;
+    if (options.printMir) std::fprintf(stderr, "%s", printMir(mf).c_str());
+    try {
+      allocateRegisters(mf, options.allowSpill && !scheduled);
+      break;
+    } catch (const CodegenError& e) {
+      if (!e.outOfRegisters || !scheduled) throw;
+      if (std::getenv("TPC_DEBUG_MODSCHED")) std::fprintf(stderr, "tpc-clang: %s; again without modulo scheduling\n", e.what());
+    }
+  }
   if (options.printMir) std::fprintf(stderr, "after allocation:\n%s", printMir(mf).c_str());
   std::vector<ScheduledBundle> bundles = scheduleFunction(mf, *arch);
 

@@ -1,5 +1,7 @@
 // Dead code elimination on machine IR: instruction selection emits a value's code where the IR defines it,
 // and later selections (coordinate constants, folded splats) can leave it unread.
+#include <algorithm>
+#include <map>
 #include <set>
 
 #include "tpc/cc/passes.h"
@@ -18,38 +20,88 @@ bool hasEffect(const MInst& mi) {
 
 }  // namespace
 
-void eliminateDeadCode(MFunction& mf) {
-  for (bool changed = true; changed;) {
-    changed = false;
-    std::set<uint64_t> read;
-    auto use = [&](const Reg& r) {
-      if (r.valid()) read.insert(key(r));
-    };
-    for (const MBlock& b : mf.blocks) {
-      for (const MInst& mi : b.insts) {
-        for (const MOperand& o : mi.src)
-          if (o.isReg()) use(o.reg);
-        use(mi.pred);
-        if (mi.dstIsRead) use(mi.dst);
-      }
-      use(b.condPred);
-      use(b.loopCount);
-      use(b.loopZero);
-      use(b.bodyIter);
+// `t = copy x; ...; y = copy t` (the two halves of a parallel copy, as PHIs are lowered) becomes
+// `y = copy x` when t has no other reader and x is not written in between; the first copy is then dead.
+// One register fewer per loop-carried value for the allocator to coalesce.
+void forwardCopies(MFunction& mf) {
+  std::map<uint64_t, int> reads, writes;
+  for (const MBlock& b : mf.blocks)
+    for (const MInst& mi : b.insts) {
+      for (const MOperand& o : mi.src)
+        if (o.isReg()) ++reads[key(o.reg)];
+      if (mi.pred.valid()) ++reads[key(mi.pred)];
+      if (mi.dstIsRead && mi.dst.valid()) ++reads[key(mi.dst)];
+      if (mi.dst.valid()) ++writes[key(mi.dst)];
     }
-    for (MBlock& b : mf.blocks) {
-      std::vector<MInst> kept;
-      kept.reserve(b.insts.size());
-      for (MInst& mi : b.insts) {
-        if (!hasEffect(mi) && !read.count(key(mi.dst))) {
-          changed = true;
-          continue;
+  for (const MBlock& b : mf.blocks) {
+    for (const Reg* r : {&b.condPred, &b.loopCount, &b.loopZero, &b.bodyIter, &b.loopIter})
+      if (r->valid()) ++reads[key(*r)];
+  }
+  auto plainCopy = [](const MInst& mi) {
+    return mi.copy && !mi.pred.valid() && !mi.dstIsRead && mi.src[0].isReg() && !mi.dst.physical && !mi.src[0].reg.physical;
+  };
+  for (MBlock& b : mf.blocks) {
+    std::map<uint64_t, size_t> copyOf;  // t -> index of `t = copy x` still valid here
+    for (size_t i = 0; i < b.insts.size(); ++i) {
+      MInst& mi = b.insts[i];
+      if (plainCopy(mi)) {
+        auto it = copyOf.find(key(mi.src[0].reg));
+        if (it != copyOf.end() && reads[key(mi.src[0].reg)] == 1 && writes[key(mi.src[0].reg)] == 1 &&
+            b.insts[it->second].op == mi.op) {
+          mi.src[0] = b.insts[it->second].src[0];
+          --reads[key(b.insts[it->second].dst)];
+          ++reads[key(mi.src[0].reg)];
         }
-        kept.push_back(mi);
       }
-      b.insts = std::move(kept);
+      // A write ends what copies of the written register stand for.
+      if (mi.dst.valid()) {
+        for (auto it = copyOf.begin(); it != copyOf.end();)
+          it = b.insts[it->second].src[0].reg == mi.dst ? copyOf.erase(it) : std::next(it);
+        copyOf.erase(key(mi.dst));
+      }
+      if (plainCopy(mi)) copyOf[key(mi.dst)] = i;
     }
   }
+}
+
+// Marks from the roots (effects, branch and loop operands) backwards: a register is needed when a needed
+// instruction reads it, and every instruction writing a needed register is needed. Values that only feed
+// themselves around a loop (counters the hardware loop made redundant) are never marked.
+void eliminateDeadCode(MFunction& mf) {
+  std::set<uint64_t> needed;
+  std::vector<uint64_t> work;
+  auto need = [&](const Reg& r) {
+    if (r.valid() && needed.insert(key(r)).second) work.push_back(key(r));
+  };
+  auto needReads = [&](const MInst& mi) {
+    for (const MOperand& o : mi.src)
+      if (o.isReg()) need(o.reg);
+    need(mi.pred);
+    if (mi.dstIsRead) need(mi.dst);
+  };
+  std::map<uint64_t, std::vector<const MInst*>> writers;
+  for (const MBlock& b : mf.blocks) {
+    for (const MInst& mi : b.insts) {
+      if (hasEffect(mi))
+        needReads(mi);
+      else
+        writers[key(mi.dst)].push_back(&mi);
+    }
+    need(b.condPred);
+    need(b.loopCount);
+    need(b.loopZero);
+    need(b.bodyIter);
+  }
+  while (!work.empty()) {
+    uint64_t k = work.back();
+    work.pop_back();
+    if (auto it = writers.find(k); it != writers.end())
+      for (const MInst* mi : it->second) needReads(*mi);
+  }
+  for (MBlock& b : mf.blocks)
+    b.insts.erase(std::remove_if(b.insts.begin(), b.insts.end(),
+                                 [&](const MInst& mi) { return !hasEffect(mi) && !needed.count(key(mi.dst)); }),
+                  b.insts.end());
 }
 
 }  // namespace tpc::cc

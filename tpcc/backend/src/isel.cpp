@@ -1405,6 +1405,7 @@ class Selector : public SelectionContext {
   // Coordinates made by inserting `x + C` into dimension 0 of a base vector: the access is at
   // (base, x) shifted by C elements.
   void describeCoordinates(llvm::Value* ndx, MInst* m) {
+    if (auto* phi = dyn_cast<llvm::PHINode>(ndx)) return describeCoordinateIv(phi, m);
     auto* ie = dyn_cast<llvm::InsertElementInst>(ndx);
     if (!ie) return;
     auto* idx = dyn_cast<llvm::ConstantInt>(ie->getOperand(2));
@@ -1416,9 +1417,42 @@ class Selector : public SelectionContext {
       base = inner->getOperand(0);
     }
     auto [x, c] = baseAndConstant(ie->getOperand(1));
+    if (auto* k = dyn_cast<llvm::ConstantInt>(x)) {  // constant coordinates: one base for all of them
+      c += k->getSExtValue();
+      x = nullptr;
+    }
     m->coordBase = llvm::hash_combine(base, x);
     if (!m->coordBase) m->coordBase = 1;
     m->coordOffset = c;
+    // x a PHI of this very block whose back-edge value is x + K: the access moves by K per iteration.
+    if (auto* phi = llvm::dyn_cast_or_null<llvm::PHINode>(x); phi && phi->getParent() == ie->getParent()) {
+      auto* baseInst = dyn_cast<llvm::Instruction>(base);
+      if (!baseInst || baseInst->getParent() != phi->getParent())
+        for (llvm::Value* in : phi->incoming_values())
+          if (auto [from, k] = baseAndConstant(in); from == phi && k) m->coordStep = k;
+    }
+  }
+
+  // A coordinate induction variable (coordinate_ivs.cpp): it starts at coordinates as above and
+  // advances by a vector that is K in dimension 0 and zero elsewhere.
+  void describeCoordinateIv(llvm::PHINode* phi, MInst* m) {
+    llvm::Value* start = nullptr;
+    int64_t step = 0;
+    for (llvm::Value* in : phi->incoming_values()) {
+      auto* add = dyn_cast<llvm::BinaryOperator>(in);
+      auto* stepVec = add ? dyn_cast<llvm::InsertElementInst>(add->getOperand(1)) : nullptr;
+      if (add && add->getOpcode() == llvm::Instruction::Add && add->getOperand(0) == phi && stepVec) {
+        auto* k = dyn_cast<llvm::ConstantInt>(stepVec->getOperand(1));
+        auto* lane = dyn_cast<llvm::ConstantInt>(stepVec->getOperand(2));
+        auto* rest = dyn_cast<llvm::Constant>(stepVec->getOperand(0));
+        if (k && lane && lane->isZero() && rest && rest->isNullValue()) step = k->getSExtValue();
+      } else {
+        start = in;
+      }
+    }
+    if (!start || !step || !isa<llvm::InsertElementInst>(start)) return;
+    describeCoordinates(start, m);
+    if (m->coordBase) m->coordStep = step;
   }
 
   int tensorArgument(llvm::Value* v, const std::string& intrinsic) {

@@ -1,9 +1,10 @@
 // Register allocation by graph colouring, one register file at a time.
 //
 // Liveness is computed per instruction; two virtual registers interfere when one is defined where the
-// other is live (a copy's destination does not interfere with its source). Copies are coalesced when the
-// Briggs test says the merged node stays colourable, which removes most copies from PHIs and tied
-// operands, including around loop back edges. Colouring is Chaitin's simplify/select with optimistic
+// other is live (a copy's destination does not interfere with its source). Copies in hardware loop
+// bodies are coalesced whenever their sides do not interfere (each one left would cost an instruction per
+// iteration); other copies when the Briggs test says the merged node stays colourable, which removes most
+// copies from PHIs and tied operands. Colouring is Chaitin's simplify/select with optimistic
 // pushes; among free colours the search starts after the last one handed out, spreading values over the
 // file so that the scheduler meets fewer false dependencies.
 #include <algorithm>
@@ -152,7 +153,7 @@ class FileAllocator {
             if (copyFromMine && v == mi.src[0].reg.id) return;  // a copy's sides may share a register
             addEdge(d, static_cast<uint32_t>(v));
           });
-          if (copyFromMine) copies_.emplace_back(d, mi.src[0].reg.id);
+          if (copyFromMine) (blk.bodyIter.valid() ? loopCopies_ : copies_).emplace_back(d, mi.src[0].reg.id);
           live.reset(d);
         }
         forEachRead(mi, [&](const Reg& r) {
@@ -200,19 +201,26 @@ class FileAllocator {
   void coalesce() {
     groups_.assign(n_, {});
     for (uint32_t v = 0; v < n_; ++v) groups_[v] = {v};
-    for (auto [d, s] : copies_) {
+    // Copies in hardware loop bodies first, and whenever the sides do not interfere: each one left
+    // costs an instruction per iteration (these are mostly loop-carried values and their next values).
+    const size_t fromLoops = loopCopies_.size();
+    loopCopies_.insert(loopCopies_.end(), copies_.begin(), copies_.end());
+    for (size_t c = 0; c < loopCopies_.size(); ++c) {
+      auto [d, s] = loopCopies_[c];
       uint32_t a = find(d), b = find(s);
       if (a == b) continue;
       int pa = precolor_[a], pb = precolor_[b];
       if (pa >= 0 && pb >= 0 && pa != pb) continue;
       if (interfere(a, b)) continue;
-      // Briggs: the merged node has fewer than K neighbours of degree >= K.
-      std::vector<uint32_t> na = repNeighbours(a), nbv = repNeighbours(b), all;
-      std::set_union(na.begin(), na.end(), nbv.begin(), nbv.end(), std::back_inserter(all));
-      int significant = 0;
-      for (uint32_t x : all)
-        if (x != a && x != b && static_cast<int>(repNeighbours(x).size()) >= k_) ++significant;
-      if (significant >= k_) continue;
+      if (c >= fromLoops) {
+        // Briggs: the merged node has fewer than K neighbours of degree >= K.
+        std::vector<uint32_t> na = repNeighbours(a), nbv = repNeighbours(b), all;
+        std::set_union(na.begin(), na.end(), nbv.begin(), nbv.end(), std::back_inserter(all));
+        int significant = 0;
+        for (uint32_t x : all)
+          if (x != a && x != b && static_cast<int>(repNeighbours(x).size()) >= k_) ++significant;
+        if (significant >= k_) continue;
+      }
       // Merge b into a.
       parent_[b] = a;
       groups_[a].insert(groups_[a].end(), groups_[b].begin(), groups_[b].end());
@@ -308,7 +316,7 @@ class FileAllocator {
   uint32_t n_;
   std::vector<Bits> adj_;
   std::vector<std::vector<uint32_t>> neighbours_;
-  std::vector<std::pair<uint32_t, uint32_t>> copies_;
+  std::vector<std::pair<uint32_t, uint32_t>> copies_, loopCopies_;
   std::vector<uint32_t> parent_;
   std::vector<std::vector<uint32_t>> groups_;
   std::vector<int> precolor_;

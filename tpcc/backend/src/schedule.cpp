@@ -50,6 +50,13 @@ struct Node {
 
 int latency(const MInst& mi) { return isa::insnInfo(mi.op).latency; }
 
+// The modulo schedule's order where there is one (a loop kernel), else the longest path to the end.
+bool higherPriority(const Node& a, const Node& b) {
+  if (a.inst.moduloCycle >= 0 && b.inst.moduloCycle >= 0 && a.inst.moduloCycle != b.inst.moduloCycle)
+    return a.inst.moduloCycle < b.inst.moduloCycle;
+  return a.height > b.height;
+}
+
 // Reads as the hardware (and tpc-sim --strict-hazards) sees them: an instruction that may keep part of
 // its destination reads it, whether or not the kept part matters here.
 template <class F> void forEachRead(const MInst& mi, F f) {
@@ -297,7 +304,9 @@ BlockSchedule scheduleBlock(const MFunction& mf, int index, int nextInLayout, in
       int best = -1;
       for (int j = 0; j < n; ++j) {
         Node& node = bs.nodes[static_cast<size_t>(j)];
-        if (node.cycle >= 0) continue;
+        // A kernel's instruction waits for its cycle in the modulo schedule (then, only for what
+        // allocation added).
+        if (node.cycle >= 0 || node.inst.moduloCycle > cycle - entryDelay) continue;
         int slot = static_cast<int>(isa::insnInfo(node.inst.op).slot);
         if (bundle[static_cast<size_t>(slot)] >= 0) continue;
         bool ready = true;
@@ -312,7 +321,7 @@ BlockSchedule scheduleBlock(const MFunction& mf, int index, int nextInLayout, in
             landed = std::max(landed, bs.nodes[static_cast<size_t>(i)].cycle + latency(bs.nodes[static_cast<size_t>(i)].inst));
           if (cycle + 1 < landed && node.inst.op != InsnId::SpuHalt) continue;
         }
-        if (best < 0 || node.height > bs.nodes[static_cast<size_t>(best)].height) best = j;
+        if (best < 0 || higherPriority(node, bs.nodes[static_cast<size_t>(best)])) best = j;
       }
       if (best >= 0) {
         Node& node = bs.nodes[static_cast<size_t>(best)];

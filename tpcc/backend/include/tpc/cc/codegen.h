@@ -10,6 +10,7 @@
 
 namespace llvm {
 class Module;
+class Function;
 }
 
 namespace tpc::cc {
@@ -20,6 +21,10 @@ namespace tpc::cc {
 // Innermost loops without an unroll pragma are unrolled `unrollCount` times (with a remainder loop when
 // the trip count is unknown), as `#pragma unroll(N)` would: independent iterations in one block give the
 // scheduler work to overlap.
+// Gives each unrolled copy's coordinates in single-block innermost loops an int5 induction variable of
+// its own (coordinate_ivs.cpp).
+void reduceCoordinates(llvm::Function& f);
+
 void optimizeModule(llvm::Module& module, int optLevel, int unrollCount = 16);
 
 // The call that marks a preheader of a hardware loop, with the loop's trip count (see formHardwareLoops).

@@ -52,6 +52,13 @@ struct MInst {
   // with the same base whose offsets are a vector or more apart touch different elements.
   uint64_t coordBase = 0;  // 0: unknown
   int64_t coordOffset = 0;
+  // In a single-block loop whose induction variable is the base's dimension-0 term: how far that term
+  // moves from one iteration to the next (0: unknown). Modulo scheduling uses it to tell the accesses of
+  // different iterations apart.
+  int64_t coordStep = 0;
+  // In a modulo-scheduled loop kernel: the cycle (modulo the initiation interval) the modulo schedule
+  // chose, which the list scheduler follows as its priority; -1 elsewhere.
+  int moduloCycle = -1;
   // Source variables that hold this instruction's result from here on (-g): index into
   // MFunction::variables and the register (rewritten with the others by the allocator).
   std::vector<std::pair<uint32_t, Reg>> variables;

@@ -8,9 +8,12 @@
 
 namespace tpc::cc {
 
-// Two-stage software pipelining of hardware loop bodies: the stores (and what only feeds them) of one
-// iteration run with the loads of the next. See pipeline.cpp.
-void pipelineLoops(MFunction& mf);
+// Modulo scheduling of hardware loop bodies: iterations overlap in a kernel with a prologue and an
+// epilogue, without renaming registers. Returns how many loops it transformed. See modsched.cpp.
+int moduloScheduleLoops(MFunction& mf);
+
+// Forwards the first half of a two-step copy (t = x; y = t) into the second (y = x). See dce.cpp.
+void forwardCopies(MFunction& mf);
 
 // Removes instructions whose results nothing reads (and that store nothing and transfer no control).
 void eliminateDeadCode(MFunction& mf);

@@ -1,0 +1,512 @@
+// Modulo scheduling of hardware loop bodies (machine IR, after immediates are legal, before register
+// allocation).
+//
+// Iterative modulo scheduling (Rau): the initiation interval II starts at the slot bound (the busiest of
+// the load, scalar, vector and store slots) and grows until every instruction of the body has a cycle t
+// whose row t mod II of the reservation table has its slot free and that keeps every dependence
+//
+//     t_j >= t_i + latency - distance * II       (distance 0: same iteration, 1: the next one)
+//
+// Dependences are those of the scheduler (read/write, write/read, write/write of a register; stores
+// against loads and stores of the same memory unless their coordinates certainly differ), within an
+// iteration and from one iteration to the next. Registers are not renamed: instead, every value must
+// be read before the next iteration writes its register again, a dependence from each read to the
+// next iteration's write. So the iterations in flight share registers without modulo variable
+// expansion, and the code below is correct in program order (the post-allocation list scheduler then
+// places it into bundles, honouring latencies):
+//
+//     P:    ... when q < S - 1 go to F
+//     PRO:  stages 0..S-2-r of iterations r = 0..S-2, by time r*II + t
+//     P2:   loop q - (S - 1) times -> K
+//     K:    every instruction once, by t mod II; stage s works on iteration (pass - s)
+//     EPI:  the remaining stages of the last S - 1 iterations; go to E
+//     F:    loop q times -> B (the original body, for trip counts too small for the prologue)
+//     B
+//     E
+//
+// S is the number of stages (the largest t over II, plus one). See docs/decisions.md.
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <map>
+#include <numeric>
+#include <string>
+
+#include "tpc/cc/passes.h"
+
+namespace tpc::cc {
+
+namespace {
+
+using isa::InsnId;
+
+struct Edge {
+  int from, to, latency, distance;
+};
+
+uint64_t regKey(const Reg& r) {
+  return (static_cast<uint64_t>(r.physical) << 40) | (static_cast<uint64_t>(r.file) << 32) | r.id;
+}
+
+// Reads as the hardware sees them (the scheduler's rule): a partial or predicated write reads its
+// destination.
+template <class F> void forEachRead(const MInst& mi, F f) {
+  for (const MOperand& o : mi.src)
+    if (o.isReg()) f(o.reg);
+  if (mi.pred.valid()) f(mi.pred);
+  bool readsDst = mi.dstIsRead || (isa::insnInfo(mi.op).flags & isa::F_READS_DST) ||
+                  (mi.pred.valid() && mi.pred.file == RegFile::VP);
+  if (readsDst && mi.dst.valid()) f(mi.dst);
+}
+
+int latency(const MInst& mi) { return isa::insnInfo(mi.op).latency; }
+
+// Memory an instruction touches: tensor N -> N, local -> 100, global -> 200, printf -> 300; -1 none.
+int memoryKey(const MInst& mi) {
+  switch (mi.op) {
+    case InsnId::LdTnsr: case InsnId::LdTnsrPartial: case InsnId::StTnsr: case InsnId::StTnsrPartial:
+      return static_cast<int>(isa::switchField(isa::SwitchField::Tensor).get(mi.sw));
+    case InsnId::LdL: case InsnId::LdLV: case InsnId::StL: case InsnId::StLV: return 100;
+    case InsnId::LdG: case InsnId::LdGV: case InsnId::StG: case InsnId::StGV: return 200;
+    case InsnId::SpuPrintfStr: case InsnId::SpuPrintf: case InsnId::SpuPrintfLane: return 300;
+    default: return -1;
+  }
+}
+
+bool writesMemory(const MInst& mi) {
+  return isa::insnInfo(mi.op).slot == isa::Slot::Store || memoryKey(mi) == 300;
+}
+
+// Whether access a of iteration k and access b of every later iteration k + d (d >= 1) certainly touch
+// different elements: same base, known step, and the step carries b past a for good.
+bool disjointAcross(const MInst& a, const MInst& b) {
+  if (!a.coordBase || a.coordBase != b.coordBase || !a.coordStep || a.coordStep != b.coordStep) return false;
+  int64_t lanes = std::max(dtypeLanes(a.dtype), dtypeLanes(b.dtype));
+  int64_t gap = b.coordOffset + a.coordStep - a.coordOffset;  // d = 1; larger d moves further the same way
+  return a.coordStep > 0 ? gap >= lanes : -gap >= lanes;
+}
+
+bool disjointWithin(const MInst& a, const MInst& b) {
+  if (!a.coordBase || a.coordBase != b.coordBase) return false;
+  int64_t lanes = std::max(dtypeLanes(a.dtype), dtypeLanes(b.dtype));
+  return std::llabs(a.coordOffset - b.coordOffset) >= lanes;
+}
+
+std::vector<Edge> dependences(const std::vector<MInst>& body) {
+  const int n = static_cast<int>(body.size());
+  std::vector<Edge> edges;
+  // Register accesses in program order.
+  struct Access {
+    int inst;
+    bool write;
+  };
+  std::map<uint64_t, std::vector<Access>> accesses;
+  for (int i = 0; i < n; ++i) {
+    const MInst& mi = body[static_cast<size_t>(i)];
+    forEachRead(mi, [&](const Reg& r) {
+      if (!(r.file == RegFile::SP && r.id == 0 && r.physical)) accesses[regKey(r)].push_back({i, false});
+    });
+    if (mi.dst.valid()) accesses[regKey(mi.dst)].push_back({i, true});
+  }
+  auto pairLatency = [&](const Access& a, const Access& b, int distance) {
+    const MInst& x = body[static_cast<size_t>(a.inst)];
+    const MInst& y = body[static_cast<size_t>(b.inst)];
+    if (a.write && b.write) return std::max(1, latency(x) - latency(y) + 1);
+    // A copy is expected to coalesce away: counting it with one cycle in and one out keeps the order
+    // without adding to the chain through it.
+    if (a.write) return x.copy ? 1 : y.copy ? std::max(1, latency(x) - 1) : latency(x);
+    return distance;  // a read before a write: the same bundle is fine within an iteration
+  };
+  for (const auto& [key, list] : accesses) {
+    bool written = std::any_of(list.begin(), list.end(), [](const Access& a) { return a.write; });
+    if (!written) continue;
+    for (size_t p = 0; p < list.size(); ++p)
+      for (size_t q = 0; q < list.size(); ++q) {
+        const Access& a = list[p];
+        const Access& b = list[q];
+        if (!a.write && !b.write) continue;
+        if (p < q && a.inst != b.inst) edges.push_back({a.inst, b.inst, pairLatency(a, b, 0), 0});
+        edges.push_back({a.inst, b.inst, pairLatency(a, b, 1), 1});
+      }
+  }
+  // A loop-carried value is computed into a register of its own and copied back at the end (x = copy
+  // x_next): the allocator can give both one register, so that the copy disappears, only if x_next (and
+  // what it is copied through) is written after the last read of x.
+  std::map<uint64_t, int> definer;
+  for (int i = 0; i < n; ++i)
+    if (body[static_cast<size_t>(i)].dst.valid()) {
+      uint64_t k = regKey(body[static_cast<size_t>(i)].dst);
+      definer[k] = definer.count(k) ? -1 : i;
+    }
+  for (int c = 0; c < n; ++c) {
+    const MInst& copy = body[static_cast<size_t>(c)];
+    if (!copy.copy || !copy.src[0].isReg()) continue;
+    const auto& reads = accesses[regKey(copy.dst)];
+    for (int d = c, hops = 0; hops < 4; ++hops) {
+      const MInst& link = body[static_cast<size_t>(d)];
+      if (!link.src[0].isReg()) break;
+      auto it = definer.find(regKey(link.src[0].reg));
+      if (it == definer.end() || it->second < 0) break;
+      d = it->second;
+      for (const Access& r : reads)
+        if (!r.write && r.inst < c && r.inst != d) edges.push_back({r.inst, d, r.inst < d ? 0 : 1, 0});
+      if (!body[static_cast<size_t>(d)].copy) break;
+    }
+  }
+  for (int i = 0; i < n; ++i) {
+    const MInst& a = body[static_cast<size_t>(i)];
+    int m = memoryKey(a);
+    if (m < 0) continue;
+    for (int j = 0; j < n; ++j) {
+      const MInst& b = body[static_cast<size_t>(j)];
+      if (memoryKey(b) != m || (!writesMemory(a) && !writesMemory(b))) continue;
+      if (i < j && !disjointWithin(a, b)) edges.push_back({i, j, writesMemory(a) ? 1 : 0, 0});
+      if (!disjointAcross(a, b)) edges.push_back({i, j, 1, 1});
+    }
+  }
+  return edges;
+}
+
+// Earliest times that satisfy every dependence at this II, or empty when a recurrence does not fit.
+std::vector<int> earliest(int n, const std::vector<Edge>& edges, int ii) {
+  std::vector<int> t(static_cast<size_t>(n), 0);
+  for (int round = 0; round <= n; ++round) {
+    bool changed = false;
+    for (const Edge& e : edges) {
+      int v = t[static_cast<size_t>(e.from)] + e.latency - e.distance * ii;
+      if (v > t[static_cast<size_t>(e.to)]) {
+        t[static_cast<size_t>(e.to)] = v;
+        changed = true;
+      }
+    }
+    if (!changed) return t;
+  }
+  return {};
+}
+
+// One attempt at II (Rau's iterative modulo scheduling): instructions by height, each at the first
+// cycle from its earliest start whose slot is free in the reservation table, else forced in, evicting
+// what it conflicts with (the slot's holder, successors it now comes too late for); a budget of steps.
+// Returns times per instruction, or empty.
+std::vector<int> scheduleAt(const std::vector<MInst>& body, const std::vector<Edge>& edges, int ii) {
+  const int n = static_cast<int>(body.size());
+  const auto at = [](auto& v, int i) -> auto& { return v[static_cast<size_t>(i)]; };
+  std::vector<int> asap = earliest(n, edges, ii);
+  if (asap.empty()) return {};  // a recurrence does not fit
+  std::vector<int> height(static_cast<size_t>(n), 0);
+  for (int round = 0; round <= n; ++round) {
+    bool changed = false;
+    for (const Edge& e : edges) {
+      int h = e.latency - e.distance * ii + at(height, e.to);
+      if (h > at(height, e.from)) {
+        at(height, e.from) = h;
+        changed = true;
+      }
+    }
+    if (!changed) break;
+  }
+  std::vector<std::vector<Edge>> in(static_cast<size_t>(n)), out(static_cast<size_t>(n));
+  for (const Edge& e : edges) {
+    at(in, e.to).push_back(e);
+    at(out, e.from).push_back(e);
+  }
+  std::vector<std::array<int, isa::kNumSlots>> table(static_cast<size_t>(ii));
+  for (auto& row : table) row.fill(-1);
+  std::vector<int> t(static_cast<size_t>(n), -1), last(static_cast<size_t>(n), -1);
+  auto unschedule = [&](int i) {
+    const int slot = static_cast<int>(isa::insnInfo(at(body, i).op).slot);
+    if (!at(body, i).copy) table[static_cast<size_t>(at(t, i) % ii)][static_cast<size_t>(slot)] = -1;
+    at(t, i) = -1;
+  };
+  for (int budget = 8 * n;; --budget) {
+    int i = -1;
+    for (int k = 0; k < n; ++k)
+      if (at(t, k) < 0 && (i < 0 || at(height, k) > at(height, i) ||
+                           (at(height, k) == at(height, i) && at(asap, k) < at(asap, i))))
+        i = k;
+    if (i < 0) break;
+    if (budget == 0) return {};
+    const MInst& mi = at(body, i);
+    int lo = 0;
+    for (const Edge& e : at(in, i))
+      if (e.from != i && at(t, e.from) >= 0) lo = std::max(lo, at(t, e.from) + e.latency - e.distance * ii);
+    const int slot = static_cast<int>(isa::insnInfo(mi.op).slot);
+    const bool free = mi.copy;  // copies are expected to coalesce away
+    int when = -1;
+    for (int c = lo; c < lo + ii && when < 0; ++c)
+      if (free || table[static_cast<size_t>(c % ii)][static_cast<size_t>(slot)] < 0) when = c;
+    if (when < 0) when = at(last, i) < 0 || lo > at(last, i) ? lo : at(last, i) + 1;
+    if (!free)
+      if (int holder = table[static_cast<size_t>(when % ii)][static_cast<size_t>(slot)]; holder >= 0) unschedule(holder);
+    for (const Edge& e : at(out, i))
+      if (e.to != i && at(t, e.to) >= 0 && at(t, e.to) < when + e.latency - e.distance * ii) unschedule(e.to);
+    at(t, i) = at(last, i) = when;
+    if (!free) table[static_cast<size_t>(when % ii)][static_cast<size_t>(slot)] = i;
+  }
+  // No stage left empty at the start.
+  const int shift = *std::min_element(t.begin(), t.end()) / ii * ii;
+  for (int& x : t) x -= shift;
+  return t;
+}
+
+// A copy of `mi` as the instance of iteration `r` (relative to the others in the same block): accesses
+// of different iterations get coordinates that tell them apart (or none they could be confused by).
+MInst instance(const MInst& mi, int r) {
+  MInst c = mi;
+  if (c.coordBase && r) {
+    if (c.coordStep)
+      c.coordOffset += static_cast<int64_t>(r) * c.coordStep;
+    else
+      c.coordBase = c.coordBase * 1000003u + static_cast<uint64_t>(r) + 1;
+  }
+  return c;
+}
+
+void remapBlocks(MFunction& mf, int at, int count) {
+  auto shift = [&](int& b) {
+    if (b >= at) b += count;
+  };
+  for (MBlock& b : mf.blocks) {
+    shift(b.condTarget);
+    shift(b.next);
+    shift(b.loopBody);
+  }
+}
+
+// Whether the body may be modulo scheduled at all.
+bool eligible(const MFunction& mf, int pre, int body) {
+  const MBlock& p = mf.blocks[static_cast<size_t>(pre)];
+  const MBlock& b = mf.blocks[static_cast<size_t>(body)];
+  if (p.condTarget >= 0 || !b.bodyIter.valid() || b.condTarget >= 0 || b.insts.size() < 2 || b.insts.size() > 400)
+    return false;
+  for (const MInst& mi : b.insts) {
+    bool readsIter = false;
+    forEachRead(mi, [&](const Reg& r) { readsIter |= r == b.bodyIter; });
+    // The iterator would be another iteration's in later stages; prints keep their order more simply
+    // without overlap.
+    if (readsIter || mi.dst == b.bodyIter || memoryKey(mi) == 300) return false;
+  }
+  return true;
+}
+
+int slotBound(const std::vector<MInst>& insts) {
+  std::array<int, isa::kNumSlots> perSlot{};
+  for (const MInst& mi : insts)
+    if (!mi.copy) ++perSlot[static_cast<size_t>(isa::insnInfo(mi.op).slot)];
+  return std::max(1, *std::max_element(perSlot.begin(), perSlot.end()));
+}
+
+// A coordinate induction variable (R = copy X at the end, X = i_add S, R) read by loads early in an
+// iteration and by stores late in it holds its register from the first load to the last store, and the
+// next iteration's loads wait for its update: a recurrence as long as the iteration. When that comes
+// close to the slot bound and the scalar slot has room, the stores get an induction variable of their own
+// (one more index-register add per iteration), which breaks the recurrence in two short ones.
+// Returns how many it split; `extraRoom` lets the scalar slot exceed the slot bound by that much.
+int splitCoordinateIvs(MFunction& mf, int pre, int body, int extraRoom) {
+  std::vector<MInst>& insts = mf.blocks[static_cast<size_t>(body)].insts;
+  const int n = static_cast<int>(insts.size());
+  const int bound = slotBound(insts);
+  int room = bound + extraRoom;
+  for (const MInst& mi : insts) room -= isa::insnInfo(mi.op).slot == isa::Slot::Spu && !mi.copy;
+  struct Iv {
+    int copy, add;
+    int span;
+  };
+  std::vector<Iv> ivs;
+  std::vector<int> asap = earliest(n, dependences(insts), 1 << 16);
+  for (int c = 0; c < n; ++c) {
+    const MInst& cp = insts[static_cast<size_t>(c)];
+    if (!cp.copy || cp.dst.file != RegFile::I || !cp.src[0].isReg() || cp.pred.valid()) continue;
+    int add = -1, firstLoad = 1 << 30, lastStore = -1, writes = 0;
+    for (int i = 0; i < n; ++i) {
+      const MInst& mi = insts[static_cast<size_t>(i)];
+      if (mi.dst == cp.dst) ++writes;
+      if (mi.dst == cp.src[0].reg && mi.op == InsnId::SpuIAdd && mi.src[1].isReg() && mi.src[1].reg == cp.dst && !mi.pred.valid())
+        add = i;
+      if (mi.src[0].isReg() && mi.src[0].reg == cp.dst && memoryKey(mi) >= 0) {
+        if (writesMemory(mi))
+          lastStore = std::max(lastStore, asap[static_cast<size_t>(i)]);
+        else
+          firstLoad = std::min(firstLoad, asap[static_cast<size_t>(i)]);
+      }
+    }
+    if (add < 0 || writes != 1 || lastStore < 0 || firstLoad > lastStore) continue;
+    const MOperand& step = insts[static_cast<size_t>(add)].src[0];
+    bool invariant = step.isImm();
+    if (step.isReg()) {
+      invariant = true;
+      for (const MInst& mi : insts) invariant &= !(mi.dst == step.reg);
+    }
+    // Tight: within a quarter of the slot bound (the scheduler rarely packs that close).
+    if (invariant && 4 * (lastStore - firstLoad + 2) > 3 * bound) ivs.push_back({c, add, lastStore - firstLoad});
+  }
+  std::stable_sort(ivs.begin(), ivs.end(), [](const Iv& a, const Iv& b) { return a.span > b.span; });
+  if (static_cast<int>(ivs.size()) > room) ivs.resize(static_cast<size_t>(std::max(0, room)));
+  if (ivs.empty()) return 0;
+  // The new instructions go right after their models; inserted from the back, indices stay valid.
+  std::vector<std::pair<int, MInst>> inserts;
+  MBlock& p = mf.blocks[static_cast<size_t>(pre)];
+  for (const Iv& iv : ivs) {
+    const Reg r = insts[static_cast<size_t>(iv.copy)].dst;
+    const Reg r2 = mf.newVirtual(RegFile::I), x2 = mf.newVirtual(RegFile::I);
+    MInst init = insts[static_cast<size_t>(iv.copy)];
+    init.dst = r2;
+    init.src[0] = MOperand::ofReg(r);
+    init.copy = false;  // both live through the loop
+    init.variables.clear();
+    p.insts.push_back(init);
+    MInst add2 = insts[static_cast<size_t>(iv.add)];
+    add2.dst = x2;
+    add2.src[1] = MOperand::ofReg(r2);
+    add2.variables.clear();
+    MInst copy2 = insts[static_cast<size_t>(iv.copy)];
+    copy2.dst = r2;
+    copy2.src[0] = MOperand::ofReg(x2);
+    copy2.variables.clear();
+    inserts.emplace_back(iv.add + 1, add2);
+    inserts.emplace_back(iv.copy + 1, copy2);
+    for (MInst& mi : insts)
+      if (writesMemory(mi) && mi.src[0].isReg() && mi.src[0].reg == r) mi.src[0].reg = r2;
+  }
+  std::stable_sort(inserts.begin(), inserts.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+  for (auto& [at, mi] : inserts) insts.insert(insts.begin() + at, mi);
+  return static_cast<int>(ivs.size());
+}
+
+}  // namespace
+
+int moduloScheduleLoops(MFunction& mf) {
+  int done = 0;
+  const bool debug = std::getenv("TPC_DEBUG_MODSCHED") != nullptr;
+  if (const char* off = std::getenv("TPC_MODSCHED"); off && std::string(off) == "0") return 0;
+  for (int pre = 0; pre < static_cast<int>(mf.blocks.size()); ++pre) {
+    const int body = mf.blocks[static_cast<size_t>(pre)].loopBody;
+    if (body < 0 || !eligible(mf, pre, body)) continue;
+    // Without a second induction variable for stores, with as many as the scalar slot has room for,
+    // and with one more than that: whichever gives the shortest II (the fewest instructions on a tie).
+    std::vector<int> t;
+    int ii = 0, resMii = 0, split = -1;
+    const MFunction unsplit = mf;
+    for (int extra = -1; extra <= 1; ++extra) {
+      MFunction trial = unsplit;
+      const int count = extra < 0 ? 0 : splitCoordinateIvs(trial, pre, body, extra);
+      if (extra >= 0 && count <= split) continue;  // nothing new to try
+      split = count;
+      const std::vector<MInst>& insts = trial.blocks[static_cast<size_t>(body)].insts;
+      const int n = static_cast<int>(insts.size());
+      std::vector<Edge> edges = dependences(insts);
+      const int bound = slotBound(insts);
+      // Beyond the slot bound plus the body's critical path, overlapping iterations gains nothing.
+      int flat = 0;
+      std::vector<int> times = earliest(n, edges, 1 << 16);
+      for (int i = 0; i < n; ++i) flat = std::max(flat, times[static_cast<size_t>(i)] + latency(insts[static_cast<size_t>(i)]));
+      for (int at = bound; at < bound + flat && (t.empty() || at < ii); ++at)
+        if (!(times = scheduleAt(insts, edges, at)).empty()) {
+          if (debug) std::fprintf(stderr, "  %d second induction variables: II %d\n", count, at);
+          t = times;
+          ii = at;
+          resMii = bound;
+          mf = std::move(trial);
+          break;
+        }
+      if (!t.empty() && ii == resMii) break;  // at the slot bound: nothing better to find
+    }
+    if (t.empty()) continue;
+    const std::vector<MInst> insts = mf.blocks[static_cast<size_t>(body)].insts;
+    const int n = static_cast<int>(insts.size());
+    int last = *std::max_element(t.begin(), t.end());
+    const int stages = last / ii + 1;
+    if (debug)
+      std::fprintf(stderr, "tpc-clang: modulo schedule of block %d: %d instructions, II %d (slot bound %d), %d stages\n",
+                   body, n, ii, resMii, stages);
+    if (stages < 2) continue;  // nothing overlaps: the list scheduler does as well
+    auto stage = [&](int i) { return t[static_cast<size_t>(i)] / ii; };
+
+    // Kernel: by t mod II, then program order.
+    std::vector<int> order(static_cast<size_t>(n));
+    std::iota(order.begin(), order.end(), 0);
+    std::stable_sort(order.begin(), order.end(),
+                     [&](int a, int b) { return t[static_cast<size_t>(a)] % ii < t[static_cast<size_t>(b)] % ii; });
+    std::vector<MInst> kernel;
+    for (int i : order) {
+      kernel.push_back(instance(insts[static_cast<size_t>(i)], -stage(i)));
+      kernel.back().moduloCycle = t[static_cast<size_t>(i)] % ii;
+    }
+    // Prologue and epilogue: instances (r, i) by time r * II + t_i, then iteration, then program order.
+    auto straight = [&](bool prologue) {
+      std::vector<std::tuple<int, int, int>> keys;
+      for (int r = 0; r <= stages - 2; ++r)
+        for (int i = 0; i < n; ++i) {
+          bool early = r + stage(i) <= stages - 2;
+          if (early == prologue) keys.emplace_back(r * ii + t[static_cast<size_t>(i)], r, i);
+        }
+      std::sort(keys.begin(), keys.end());
+      std::vector<MInst> out;
+      for (auto [time, r, i] : keys) out.push_back(instance(insts[static_cast<size_t>(i)], r));
+      return out;
+    };
+    std::vector<MInst> prologue = straight(true), epilogue = straight(false);
+
+    MBlock original = mf.blocks[static_cast<size_t>(body)];
+    const int exit = original.next;
+    MBlock& p = mf.blocks[static_cast<size_t>(pre)];
+    const Reg q = p.loopCount;
+    // P: too few iterations for the prologue -> the original loop.
+    auto withPrologueCount = [&](InsnId op, RegFile file) {
+      MInst mi;
+      mi.op = op;
+      mi.dtype = DType::I32;
+      mi.dst = mf.newVirtual(file);
+      mi.src[0] = MOperand::ofReg(q);
+      mi.src[1] = MOperand::ofImm(static_cast<uint32_t>(stages - 1));
+      p.insts.push_back(mi);
+      return mi.dst;
+    };
+    const Reg few = withPrologueCount(InsnId::SpuCmpLess, RegFile::SP);  // q < S - 1
+    const Reg count = withPrologueCount(InsnId::SpuSub, RegFile::S);     // q - (S - 1)
+    MBlock fallbackPre;  // F
+    fallbackPre.loopBody = -1;  // set below
+    fallbackPre.loopCount = q;
+    fallbackPre.loopZero = p.loopZero;
+    fallbackPre.loopIter = p.loopIter;
+    fallbackPre.endLoc = p.endLoc;
+    MBlock kernelPre;  // P2
+    kernelPre.loopCount = count;
+    kernelPre.loopZero = p.loopZero;
+    kernelPre.loopIter = mf.newVirtual(RegFile::S);
+    kernelPre.endLoc = p.endLoc;
+    p.loopBody = -1;
+    p.loopCount = p.loopZero = p.loopIter = Reg{};
+
+    // Layout: P, PRO, P2, K, EPI, F, B, E: the blocks from B on move five down.
+    remapBlocks(mf, body, 5);
+    const int newExit = exit >= body ? exit + 5 : exit;
+    MBlock& p0 = mf.blocks[static_cast<size_t>(pre)];
+    p0.condPred = few;
+    p0.condNegate = false;
+    p0.condTarget = body + 4;  // F
+    p0.next = body;            // PRO
+    MBlock pro;
+    pro.insts = prologue;
+    pro.next = body + 1;
+    kernelPre.loopBody = body + 2;
+    kernelPre.next = body + 2;
+    MBlock k = original;
+    k.insts = kernel;
+    k.bodyIter = kernelPre.loopIter;
+    k.next = body + 3;
+    MBlock epi;
+    epi.insts = epilogue;
+    epi.next = newExit;
+    fallbackPre.loopBody = body + 5;
+    fallbackPre.next = body + 5;
+    MBlock& b = mf.blocks[static_cast<size_t>(body)];
+    b.next = newExit;
+    mf.blocks.insert(mf.blocks.begin() + body, {pro, kernelPre, k, epi, fallbackPre});
+    pre = body + 5;
+    ++done;
+  }
+  return done;
+}
+
+}  // namespace tpc::cc
