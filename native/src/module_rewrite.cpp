@@ -4,13 +4,12 @@
 #include <optional>
 
 #include <fmt/format.h>
+#include <llvm/Analysis/ConstantFolding.h>
 #include <llvm/Analysis/ValueTracking.h>
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Instructions.h>
-#include <llvm/IR/PassManager.h>
-#include <llvm/Passes/PassBuilder.h>
-#include <llvm/Transforms/Scalar/InstSimplifyPass.h>
+#include <llvm/IR/IntrinsicInst.h>
 
 #include "runtime.h"
 #include "tpc/isa/intrinsic_lowering.h"
@@ -630,24 +629,18 @@ class Thunks {
   std::map<llvm::Function*, llvm::Value*> registers_by_function_, delta_by_function_;
 };
 
-// Folds constant casts (at -O0 a bool argument arrives as `trunc i8 1 to i1`), so that switches,
-// predicates and the other constant parameters are constants, as the compiler's selection sees them.
+// Folds instructions whose operands are all constants (at -O0 a bool argument arrives as `trunc i8 1 to
+// i1`), so that switches, predicates and the other constant parameters are constants, as the compiler's
+// selection sees them.
 void foldConstants(llvm::Module& m) {
-  llvm::PassBuilder pb;
-  llvm::LoopAnalysisManager lam;
-  llvm::FunctionAnalysisManager fam;
-  llvm::CGSCCAnalysisManager cgam;
-  llvm::ModuleAnalysisManager mam;
-  pb.registerModuleAnalyses(mam);
-  pb.registerCGSCCAnalyses(cgam);
-  pb.registerFunctionAnalyses(fam);
-  pb.registerLoopAnalyses(lam);
-  pb.crossRegisterProxies(lam, fam, cgam, mam);
-  llvm::FunctionPassManager fpm;
-  fpm.addPass(llvm::InstSimplifyPass());
-  llvm::ModulePassManager mpm;
-  mpm.addPass(llvm::createModuleToFunctionPassAdaptor(std::move(fpm)));
-  mpm.run(m, mam);
+  const llvm::DataLayout& dl = m.getDataLayout();
+  for (llvm::Function& f : m)
+    for (llvm::BasicBlock& bb : f)
+      for (llvm::Instruction& i : llvm::make_early_inc_range(bb))
+        if (llvm::Constant* c = llvm::ConstantFoldInstruction(&i, dl)) {
+          i.replaceAllUsesWith(c);
+          i.eraseFromParent();
+        }
 }
 
 llvm::Function* findKernelEntry(llvm::Module& m) {
