@@ -265,21 +265,20 @@ def run(cmd, cwd):
     return p.stdout
 
 
-def run_one(tool, name, source, spec, tmp, opt, flags):
-    """Builds the sample (assembles or compiles at -O<opt>), runs it, returns (ok, details)."""
-    obj = os.path.join(tmp, "k.o")
-    if source.endswith(".s"):
-        run([tool("tpc-as"), os.path.join(HERE, source), "-o", obj], tmp)
-    else:
-        run([tool("tpc-clang"), "-O%d" % opt] + flags + ["-c", os.path.join(HERE, source), "-o", obj], tmp)
-    shape = spec["shape"]
-    cmd = [tool("tpc-sim"), obj, "--strict-hazards", "--json", "stats.json"]
-    out_name, out_type, want = spec["output"]
-    for fname, descr, values, suffix in spec["inputs"]:
-        write_npy(os.path.join(tmp, fname), descr, spec.get("shapes", {}).get(fname, shape), values)
+def write_inputs(spec, directory):
+    """Writes the sample's input files into directory."""
+    for fname, descr, values, _ in spec["inputs"]:
+        write_npy(os.path.join(directory, fname), descr, spec.get("shapes", {}).get(fname, spec["shape"]), values)
+
+
+def sim_arguments(spec, obj):
+    """The tpc-sim arguments that run the sample's object on its inputs (tensors, scalars, index space)."""
+    cmd = [obj]
+    out_name, out_type, _ = spec["output"]
+    for fname, _, _, suffix in spec["inputs"]:
         cmd += ["-t", fname + suffix]
     if not spec.get("output_is_input"):
-        out_shape = spec.get("out_shape", shape)
+        out_shape = spec.get("out_shape", spec["shape"])
         cmd += ["-t", "%s=%s[%s]" % (out_name, out_type, ",".join(str(s) for s in out_shape))]
     for v in spec.get("scalars", []):
         cmd += ["-s", v]
@@ -287,7 +286,19 @@ def run_one(tool, name, source, spec, tmp, opt, flags):
         cmd += ["--index-space", ",".join(str(d) for d in spec["index_space"])]
     if spec.get("cores"):
         cmd += ["--cores", str(spec["cores"])]
-    run(cmd, tmp)
+    return cmd
+
+
+def run_one(tool, name, source, spec, tmp, opt, flags):
+    """Builds the sample (assembles or compiles at -O<opt>), runs it, returns (ok, details)."""
+    obj = os.path.join(tmp, "k.o")
+    if source.endswith(".s"):
+        run([tool("tpc-as"), os.path.join(HERE, source), "-o", obj], tmp)
+    else:
+        run([tool("tpc-clang"), "-O%d" % opt] + flags + ["-c", os.path.join(HERE, source), "-o", obj], tmp)
+    out_name, out_type, want = spec["output"]
+    write_inputs(spec, tmp)
+    run([tool("tpc-sim")] + sim_arguments(spec, obj) + ["--strict-hazards", "--json", "stats.json"], tmp)
     meta, got = read_npy(os.path.join(tmp, out_name))
     stats = json.load(open(os.path.join(tmp, "stats.json")))
     rtol = spec.get("rtol")

@@ -8,6 +8,7 @@ ctest --test-dir build --output-on-failure -j2
 
 cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DTPC_SANITIZE=ON -DTPC_BUILD_BENCH=OFF
 cmake --build build-asan -j2
-# The accuracy suites (label "accuracy") measure numerics over large input sets in the Release build; under
-# the sanitizers the compiler and simulator they drive are covered by every other suite (docs/decisions.md).
-ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ctest --test-dir build-asan --output-on-failure -j2 -LE accuracy
+# The accuracy suites (label "accuracy") and the second, native run of the intrinsic suite (label "long") run
+# in the Release build only; under the sanitizers the compiler, simulator and native path they drive are
+# covered by every other suite (docs/decisions.md).
+ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ctest --test-dir build-asan --output-on-failure -j2 -LE "accuracy|long"

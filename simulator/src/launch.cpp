@@ -20,6 +20,11 @@ uint64_t LaunchResult::totalBundles() const {
   return t;
 }
 
+int launchThreads(int threads, int cores) {
+  int t = threads > 0 ? threads : static_cast<int>(std::thread::hardware_concurrency());
+  return std::clamp(t, 1, std::max(cores, 1));
+}
+
 Launch::Launch(const Program& program, LaunchOptions options)
     : program_(program), options_(options), numCores_(options.cores > 0 ? options.cores : options.arch->cores) {}
 
@@ -66,22 +71,25 @@ LaunchResult Launch::run() {
   // Cores with an empty box do not run. Each core's run depends only on its own box, so the results are
   // the same for any number of host threads.
   std::atomic<int> nextCore{0};
-  auto worker = [&] {
+  auto worker = [&](int hostThread) {
     for (int c; (c = nextCore.fetch_add(1)) < numCores_;) {
       Core& core = *cores_[static_cast<size_t>(c)];
       core.reset(result.boxes[static_cast<size_t>(c)], scalars_);
       if (result.boxes[static_cast<size_t>(c)].volume() == 0) continue;
+      if (options_.runner) {
+        options_.runner->runCore(core, hostThread);
+        continue;
+      }
       if (options_.trace) core.setTrace(&traces[static_cast<size_t>(c)]);
       core.run();
     }
   };
-  int threads = options_.threads > 0 ? options_.threads : static_cast<int>(std::thread::hardware_concurrency());
-  threads = std::clamp(threads, 1, numCores_);
+  int threads = launchThreads(options_.threads, numCores_);
   if (threads == 1) {
-    worker();
+    worker(0);
   } else {
     std::vector<std::thread> pool;
-    for (int t = 0; t < threads; ++t) pool.emplace_back(worker);
+    for (int t = 0; t < threads; ++t) pool.emplace_back(worker, t);
     for (std::thread& t : pool) t.join();
   }
 

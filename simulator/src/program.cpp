@@ -17,31 +17,6 @@ using isa::RegFile;
 bool isRegister(RegFile f) { return f != RegFile::None && f != RegFile::Imm; }
 bool isSp0(const isa::Operand& o) { return o.file == RegFile::SP && o.index == 0; }
 
-DecodedSlot predecodeSlot(const isa::SlotInsn& insn) {
-  const isa::InsnInfo& info = insn.info();
-  DecodedSlot d;
-  d.id = insn.id;
-  d.dt = insn.dtype;
-  d.imm = insn.imm;
-  d.sw = insn.sw;
-  d.dstFile = insn.dst.file;
-  d.dst = insn.dst.index;
-  // SP0 always reads true: a write to it goes to a scratch register that nothing reads. Only the SPU slot
-  // writes scalar predicates, so staging (at most two copies per bundle) never reaches the last scratch one.
-  if (isSp0(insn.dst)) d.dst = static_cast<uint8_t>(isa::kNumSPRegs + kScratchRegs - 1);
-  for (int i = 0; i < 4; ++i) {
-    d.srcFile[i] = insn.src[i].file;
-    d.src[i] = insn.src[i].index;
-  }
-  d.predIndex = insn.predIndex;
-  d.predVector = insn.predVector;
-  d.predNegate = insn.predNegate;
-  d.always = insn.alwaysExecutes();
-  d.fn = insn.isNop() ? nullptr : execFunctionFor(insn);
-  if (info.slot == isa::Slot::Vpu && info.hasDType()) d.vectorLanes = static_cast<uint16_t>(dtypeLanes(insn.dtype));
-  return d;
-}
-
 // Registers a slot reads: its register sources, the predicate, and the destination when its old value is
 // an input (F_READS_DST, or lanes kept by a vector predicate).
 struct SlotAccess {
@@ -66,6 +41,31 @@ SlotAccess accessOf(const isa::SlotInsn& insn) {
 }
 
 }  // namespace
+
+DecodedSlot predecodeSlot(const isa::SlotInsn& insn) {
+  const isa::InsnInfo& info = insn.info();
+  DecodedSlot d;
+  d.id = insn.id;
+  d.dt = insn.dtype;
+  d.imm = insn.imm;
+  d.sw = insn.sw;
+  d.dstFile = insn.dst.file;
+  d.dst = insn.dst.index;
+  // SP0 always reads true: a write to it goes to a scratch register that nothing reads. Only the SPU slot
+  // writes scalar predicates, so staging (at most two copies per bundle) never reaches the last scratch one.
+  if (isSp0(insn.dst)) d.dst = static_cast<uint8_t>(isa::kNumSPRegs + kScratchRegs - 1);
+  for (int i = 0; i < 4; ++i) {
+    d.srcFile[i] = insn.src[i].file;
+    d.src[i] = insn.src[i].index;
+  }
+  d.predIndex = insn.predIndex;
+  d.predVector = insn.predVector;
+  d.predNegate = insn.predNegate;
+  d.always = insn.alwaysExecutes();
+  d.fn = insn.isNop() ? nullptr : execFunctionFor(insn);
+  if (info.slot == isa::Slot::Vpu && info.hasDType()) d.vectorLanes = static_cast<uint16_t>(dtypeLanes(insn.dtype));
+  return d;
+}
 
 bool Program::setPrintfFormats(std::vector<std::string> formats, std::string* error) {
   std::vector<isa::PrintfFormat> parsed;

@@ -1,6 +1,8 @@
 // tpc-sim: runs a kernel object on the simulated cores, binding .npy tensors and scalars to its parameters.
 // Exit status: 0 success, 1 bad usage or input, 2 kernel fault (see DESIGN.md, tpc-sim contract).
+#include <chrono>
 #include <cstdio>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -8,6 +10,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "tpc/native/native_kernel.h"
 #include "tpc/object/kernel_object.h"
 #include "tpc/sim/kernel_binding.h"
 #include "tpc/sim/launch.h"
@@ -27,7 +30,7 @@ struct Args {
   std::string indexSpace;
   bool indexSpaceGiven = false;  // an empty --index-space '' is an error, not the default
   std::vector<std::string> tensors, scalars;
-  bool stats = false, strict = false;
+  bool stats = false, strict = false, native = false;
   std::string json, trace;
   uint64_t maxCycles = 0;
 };
@@ -99,6 +102,10 @@ void printStats(const tpc::sim::LaunchResult& r) {
 }
 
 int run(const Args& a) {
+  if (a.native && (!a.json.empty() || !a.trace.empty()))
+    throw UserError(fmt::format("{}: --native runs the kernel on the host without a cycle model; it writes no "
+                                "statistics or trace (use --stats for the host time)",
+                                !a.json.empty() ? "--json" : "--trace"));
   tpc::obj::KernelObject o = tpc::obj::readObjectFile(a.kernel);
   const tpc::isa::ArchInfo* arch = tpc::isa::findArch(a.arch.empty() ? o.arch : a.arch);
   if (!arch) throw UserError(fmt::format("--arch '{}': expected gaudi, gaudi2 or gaudi3", a.arch));
@@ -144,11 +151,22 @@ int run(const Args& a) {
   opt.strictHazards = a.strict;
   opt.maxCycles = a.maxCycles;
   opt.trace = !a.trace.empty();
+  // --native: the same launch (tensors, index-space split, host threads), with each core's part run by
+  // the JIT-compiled kernel instead of the simulator.
+  std::unique_ptr<tpc::native::NativeKernel> native;
+  if (a.native) {
+    int cores = a.cores > 0 ? a.cores : arch->cores;
+    native = tpc::native::NativeKernel::compile(o, program, tpc::sim::launchThreads(a.threads, cores), a.kernel);
+    native->setScalars(scalars);
+    opt.runner = native.get();
+  }
   tpc::sim::Launch launch(program, opt);
   for (tpc::HostTensor& t : tensors) launch.addTensor(t.dtype, tpc::sim::tpcSizes(t.shape), std::move(t.data));
   launch.setScalars(scalars);
   launch.setIndexSpace(space);
+  auto started = std::chrono::steady_clock::now();
   tpc::sim::LaunchResult r = launch.run();
+  double hostSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
 
   // What the kernel printed, core by core (also when it faulted: it helps to see how far it got).
   for (size_t c = 0; c < r.printf.size(); ++c) {
@@ -162,6 +180,10 @@ int run(const Args& a) {
   }
   if (r.fault) {
     tpc::sim::Fault f = *r.fault;
+    if (a.native) {  // no bundle address: the message names the intrinsic
+      std::fprintf(stderr, "tpc-sim: core %d: fault: %s\n", f.core, f.message.c_str());
+      return 2;
+    }
     f.where = sourceLineOf(o, f.address);
     std::fprintf(stderr, "tpc-sim: %s\n", f.describe().c_str());
     if (opt.trace) {
@@ -192,13 +214,16 @@ int run(const Args& a) {
               (long long)space[2], (long long)space[3], (long long)space[4]);
   uint64_t stalls = 0;
   for (const auto& c : r.cores) stalls += c.stalls;
-  std::printf("cycles %llu (slowest core), bundles %llu (all cores), stalls %llu\n", (unsigned long long)r.maxCycles(),
-              (unsigned long long)r.totalBundles(), (unsigned long long)stalls);
+  if (a.native)
+    std::printf("native run: %.3f ms host time\n", hostSeconds * 1e3);
+  else
+    std::printf("cycles %llu (slowest core), bundles %llu (all cores), stalls %llu\n", (unsigned long long)r.maxCycles(),
+                (unsigned long long)r.totalBundles(), (unsigned long long)stalls);
   for (size_t n = 0; n < tensors.size(); ++n)
     if (stored[n])
       std::printf("wrote %s (%s %s)\n", specs[n].path.c_str(), std::string(tpc::dtypeName(tensors[n].dtype)).c_str(),
                   tpc::formatShape(tensors[n].shape).c_str());
-  if (a.stats) printStats(r);
+  if (a.stats && !a.native) printStats(r);
   return 0;
 }
 
@@ -221,6 +246,9 @@ int main(int argc, char** argv) {
   app.add_option("--trace", a.trace, "write one line per executed bundle");
   app.add_option("--max-cycles", a.maxCycles, "fault when a core runs this many cycles")
       ->check(CLI::NonNegativeNumber);  // a negative value would wrap around to no limit
+  app.add_flag("--native", a.native,
+               "run the kernel's bitcode JIT-compiled on the host (native reference; no cycles, --stats shows the "
+               "host time)");
   app.add_flag("--strict-hazards", a.strict, "fault on reading a register whose write is in flight, instead of stalling");
   try {
     app.parse(argc, argv);

@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "tpc/isa/isa.h"
+#include "tpc/native/native_kernel.h"
 #include "tpc/object/kernel_object.h"
 #include "tpc/sim/launch.h"
 #include "tpc/sim/program.h"
@@ -292,6 +293,7 @@ struct Compiled {
   std::string diagnostics;
   bool objectWritten = false;
   std::vector<uint8_t> text;
+  tpc::obj::KernelObject object;
 };
 
 // tpc-clang OPT -c k.c -o k.o in a fresh directory.
@@ -306,7 +308,10 @@ inline Compiled compile(const std::string& source, const std::string& opt, const
   c.status = WIFEXITED(rc) ? WEXITSTATUS(rc) : 128 + WTERMSIG(rc);
   c.diagnostics = readText(err);
   c.objectWritten = fs::exists(obj);
-  if (c.status == 0 && c.objectWritten) c.text = tpc::obj::readObjectFile(obj.string()).text;
+  if (c.status == 0 && c.objectWritten) {
+    c.object = tpc::obj::readObjectFile(obj.string());
+    c.text = c.object.text;
+  }
   return c;
 }
 
@@ -314,6 +319,26 @@ struct RunResult {
   std::string fault;  // empty: no fault
   std::vector<Tensor> tensors;
 };
+
+// One launch of a loaded program: the tensors bound in order, the fault if any, the tensors as the kernel
+// left them.
+inline RunResult launchAndCollect(const tpc::sim::Program& program, const tpc::sim::LaunchOptions& opt,
+                                  std::vector<Tensor> tensors, const std::vector<uint32_t>& scalars,
+                                  tpc::sim::Dims5 space) {
+  RunResult r;
+  tpc::sim::Launch launch(program, opt);
+  for (const Tensor& t : tensors) launch.addTensor(t.dtype, t.sizes, t.bytes);
+  launch.setScalars(scalars);
+  launch.setIndexSpace(space);
+  tpc::sim::LaunchResult res = launch.run();
+  if (res.fault) r.fault = res.fault->describe();
+  for (size_t k = 0; k < tensors.size(); ++k) {
+    auto data = launch.tensorData(static_cast<int>(k));
+    tensors[k].bytes.assign(data.begin(), data.end());
+  }
+  r.tensors = std::move(tensors);
+  return r;
+}
 
 // Runs code over the index space on `cores` cores with strict hazard checking (a read of a register whose
 // write is in flight faults).
@@ -333,18 +358,56 @@ inline RunResult run(const std::vector<uint8_t>& text, std::vector<Tensor> tenso
   opt.threads = 1;
   opt.strictHazards = true;
   opt.maxCycles = 20'000'000;
-  tpc::sim::Launch launch(program, opt);
-  for (const Tensor& t : tensors) launch.addTensor(t.dtype, t.sizes, t.bytes);
-  launch.setScalars(scalars);
-  launch.setIndexSpace(space);
-  tpc::sim::LaunchResult res = launch.run();
-  if (res.fault) r.fault = res.fault->describe();
-  for (size_t k = 0; k < tensors.size(); ++k) {
-    auto data = launch.tensorData(static_cast<int>(k));
-    tensors[k].bytes.assign(data.begin(), data.end());
+  return launchAndCollect(program, opt, std::move(tensors), scalars, space);
+}
+
+// The same launch through the native reference (tpc-sim --native): the object's bitcode JIT-compiled.
+inline RunResult runNative(const tpc::obj::KernelObject& object, std::vector<Tensor> tensors,
+                           const std::vector<uint32_t>& scalars, tpc::sim::Dims5 space, int cores) {
+  RunResult r;
+  tpc::sim::Program program;
+  std::string why;
+  const tpc::isa::ArchInfo* arch = tpc::isa::findArch("gaudi2");
+  if (!program.load(object.text, &why, arch) || !program.setPrintfFormats(object.printfFormats, &why)) {
+    r.fault = "load: " + why;
+    return r;
   }
-  r.tensors = std::move(tensors);
-  return r;
+  std::unique_ptr<tpc::native::NativeKernel> kernel;
+  try {
+    kernel = tpc::native::NativeKernel::compile(object, program, 1, "k.o");
+  } catch (const std::exception& e) {
+    r.fault = std::string("native: ") + e.what();
+    return r;
+  }
+  kernel->setScalars(scalars);
+  tpc::sim::LaunchOptions opt;
+  opt.arch = arch;
+  opt.cores = cores;
+  opt.threads = 1;
+  opt.runner = kernel.get();
+  return launchAndCollect(program, opt, std::move(tensors), scalars, space);
+}
+
+// Whether two runs left the same tensors, bit for bit (a NaN equals any NaN of the type).
+inline void expectSameTensors(const RunResult& sim, const RunResult& native) {
+  ASSERT_EQ(sim.tensors.size(), native.tensors.size());
+  for (size_t k = 0; k < sim.tensors.size(); ++k) {
+    const Tensor& a = sim.tensors[k];
+    const Tensor& b = native.tensors[k];
+    ASSERT_EQ(a.bytes.size(), b.bytes.size());
+    const Type* t = nullptr;
+    for (const Type& x : allTypes())
+      if (x.dt == a.dtype) t = &x;
+    int bad = 0;
+    for (int64_t i = 0; i < a.count(); ++i) {
+      uint32_t x = a.get(i), y = b.get(i);
+      if (x == y || (t->isFloat && isNan(x, t->fmt) && isNan(y, t->fmt))) continue;
+      if (++bad <= 4)
+        ADD_FAILURE() << "tensor " << k << " element " << i << ": simulator 0x" << std::hex << x << ", native 0x" << y
+                      << std::dec;
+    }
+    EXPECT_EQ(bad, 0) << "tensor " << k << ": " << bad << " elements differ between the simulator and --native";
+  }
 }
 
 // Replaces every {KEY} of a template.
@@ -395,6 +458,7 @@ class IntrinsicsTest : public ::testing::TestWithParam<std::string> {
   std::vector<uint8_t> build(const std::string& source) {
     Compiled c = compile(source, GetParam());
     EXPECT_EQ(c.status, 0) << c.diagnostics << "\n--- source ---\n" << source;
+    object_ = c.object;
     return c.text;
   }
   // By default one core per index-space point (see kOnePointPerCore).
@@ -406,10 +470,21 @@ class IntrinsicsTest : public ::testing::TestWithParam<std::string> {
       for (int64_t d : space) points *= d;
       cores = static_cast<int>(points);
     }
+    // ITEST_NATIVE=1: every kernel also runs through the native reference, which must leave the same bits.
+    const char* native = std::getenv("ITEST_NATIVE");
+    std::vector<Tensor> inputs = native && *native == '1' ? tensors : std::vector<Tensor>{};
     RunResult r = run(text, std::move(tensors), scalars, space, cores);
     EXPECT_EQ(r.fault, "") << "the run faulted";
+    if (native && *native == '1' && object_.text == text && r.fault.empty()) {
+      RunResult n = runNative(object_, std::move(inputs), scalars, space, cores);
+      EXPECT_EQ(n.fault, "") << "the native run faulted";
+      if (n.fault.empty()) expectSameTensors(r, n);
+    }
     return r;
   }
+
+ private:
+  tpc::obj::KernelObject object_;
 };
 
 #define ITEST_INSTANTIATE(Fixture)                                                 \

@@ -26,6 +26,7 @@
 #include "selection_context.h"
 #include "tpc/cc/codegen.h"
 #include "tpc/isa/intrinsics.h"
+#include "tpc/isa/intrinsic_lowering.h"
 #include "tpc/isa/printf_format.h"
 
 namespace tpc::cc {
@@ -922,12 +923,10 @@ class Selector : public SelectionContext {
         if (cast.getOpcode() == Op::UIToFP) fromT = unsignedOf(fromT);
         bool vector = fc->file == RegFile::V;
         if (vector && dtypeSize(fromT) != dtypeSize(toT)) unsupported(cast, "a vector conversion between widths (use the convert intrinsics)");
-        MInst m = make(vector ? InsnId::VpuConvert : InsnId::SpuConvert, fromT, dst);
+        isa::ConversionInsn conv = isa::cConversion(vector, fromT, toT);
+        MInst m = make(conv.id, conv.dtype, dst);
         m.src[0] = MOperand::ofReg(reg(src));
-        m.sw = isa::switchField(isa::SwitchField::Dt2).set(0, static_cast<uint32_t>(toT));
-        // C converts floats to integers by truncation.
-        if (cast.getOpcode() == Op::FPToSI || cast.getOpcode() == Op::FPToUI)
-          m.sw = isa::switchField(isa::SwitchField::Rm).set(m.sw, static_cast<uint32_t>(isa::RoundingMode::RZ));
+        m.sw = conv.sw;
         if (vector) m.dstIsRead = true;
         emit(m);
         return;

@@ -16,6 +16,7 @@
 #include <llvm/IR/Module.h>
 
 #include "selection_context.h"
+#include "tpc/isa/intrinsic_lowering.h"
 
 namespace tpc::cc {
 
@@ -25,37 +26,6 @@ using isa::InsnId;
 using isa::SwitchField;
 using isa::kindBit;
 using llvm::dyn_cast;
-
-// Switch constants of the reference (tpc-defs.h) that are translated here.
-constexpr uint32_t kSwSat = 1u << 0;            // SW_SAT
-constexpr uint32_t kSwRound = 7u << 16;         // SW_RHNE .. SW_SR_RNE
-constexpr uint32_t kSwClipFp = 1u << 20;        // SW_CLIP_FP: float results clip to the largest finite value
-constexpr uint32_t kSwLinear = 1u << 24;        // SW_LINEAR (high-level converts)
-constexpr uint32_t kSwFpSpecialFunc = 7u;       // SW_RECIP .. SW_POW
-constexpr uint32_t kSwFormFp = 0xfu << 8;       // SW_ADD_BIAS, SW_FORCE_SIGN0, SW_FORCE_SIGN1, SW_EXP_IS_NUM
-constexpr uint32_t kSwWrLowerGroup = 1u << 12;  // SW_WR_LOWER_GROUP
-constexpr uint32_t kSwWrUpperGroup = 1u << 13;  // SW_WR_UPPER_GROUP
-constexpr uint32_t kSwWrAllGroups = 0xffu << 16;  // SW_WR_{LOWER,UPPER}_GROUP{0,1,2,3}
-constexpr uint32_t kRmwTensorType = 1u << 7;    // RMW_TNSR_DT
-constexpr uint32_t kRmwSet = 1u << 8;           // RMW_SET
-
-bool isFloat(DType t) { return t == DType::F32 || t == DType::BF16 || t == DType::F16; }
-
-// The RMW_DT_* code of a data type.
-uint32_t rmwTypeCode(DType t) {
-  switch (t) {
-    case DType::I8: return 0;
-    case DType::I16: return 1;
-    case DType::I32: return 2;
-    case DType::U8: return 3;
-    case DType::U16: return 4;
-    case DType::U32: return 5;
-    case DType::BF16: return 6;
-    case DType::F32: return 7;
-    case DType::F16: return 8;
-  }
-  return 15;
-}
 
 class Lowerer {
  public:
@@ -112,86 +82,35 @@ class Lowerer {
   }
 
   uint32_t constant(const char* name) const {
-    llvm::Value* v = arg(name);
-    if (!v) return 0;
-    llvm::ConstantInt* c = constantInt(v);
-    if (!c) error(fmt::format("argument '{}' must be a compile-time constant", name));
-    return static_cast<uint32_t>(c->getZExtValue());
+    try {
+      return isa::requireConstantParam(info_, constants(), name);
+    } catch (const isa::IntrinsicLoweringError& e) {
+      error(e.what());
+    }
   }
 
   llvm::Value* income() const {
-    if (llvm::Value* v = arg("income")) return v;
-    return info_.lowering == isa::Lowering::Op ? arg("ndx") : nullptr;  // set_indx
+    int k = isa::intrinsicIncomeParam(info_);
+    return k < 0 ? nullptr : call_.getArgOperand(static_cast<unsigned>(k));
   }
 
-  // ------------------------------------------------------------------------------------ switches
-
-  // The vendor's switch word (or options) onto our switch fields of `insn`.
-  uint32_t translateSwitches(const isa::InsnInfo& insn) const {
-    uint32_t vendor = has("switches") ? constant("switches") : constant("options");
-    uint32_t sw = 0, used = 0;
-    auto set = [&](SwitchField f, uint32_t v) { sw = isa::switchField(f).set(sw, v); };
-    if (insn.allowsField(SwitchField::Func)) {  // calc_fp_special: the function in the low bits
-      set(SwitchField::Func, vendor & kSwFpSpecialFunc);
-      used |= kSwFpSpecialFunc;
-    } else if (insn.allowsField(SwitchField::Sat) && (vendor & kSwSat)) {
-      set(SwitchField::Sat, 1);
-      used |= kSwSat;
-    }
-    if (insn.allowsField(SwitchField::FormFp)) {
-      set(SwitchField::FormFp, (vendor & kSwFormFp) >> 8);
-      used |= kSwFormFp;
-    }
-    if (insn.allowsField(SwitchField::Rm)) {
-      static constexpr uint32_t kRound[] = {0, 1, 2, 3, 5, 0, 4, 5};  // RHNE RZ RU RD SR CSR RHAZ SR_RNE
-      set(SwitchField::Rm, kRound[(vendor & kSwRound) >> 16]);
-      used |= kSwRound;
-    }
-    if (insn.id == InsnId::VpuConvert || insn.id == InsnId::SpuConvert) {
-      if ((vendor & kSwClipFp) && isFloat(info_.dtype)) {
-        // Float results: our sat clips to the largest finite value. Integer results saturate anyway.
-        if (isFloat(info_.dt2)) set(SwitchField::Sat, 1);
-        used |= kSwClipFp;
-      }
-      if (has("options")) used |= kSwLinear;  // same lane count: linear and swizzled orders coincide
-    }
-    if (vendor & ~used)
-      error(fmt::format("switch bits 0x{:x} are not supported", vendor & ~used));
-    return sw;
-  }
-
-  uint32_t rmwField(uint32_t rmw) const {
-    if (rmw & ~0x1ffu) error(fmt::format("rmw bits 0x{:x} are not supported", rmw & ~0x1ffu));
-    if (!(rmw & kRmwSet)) return 0;  // RMW_SET clear: a plain store
-    uint32_t op = (rmw >> 4) & 7u;
-    if (op > 3) error("RMW_OP_MAX_0_ADD has no equivalent (supported: RMW_OP_ADD, _SUB, _MIN, _MAX)");
-    if (!(rmw & kRmwTensorType) && (rmw & 0xfu) != rmwTypeCode(info_.dtype))
-      error(fmt::format("the rmw data type (RMW_DT code {}) is not the intrinsic's type {} (use RMW_DT code {} or "
-                        "RMW_TNSR_DT)", rmw & 0xfu, dtypeName(info_.dtype), rmwTypeCode(info_.dtype)));
-    static constexpr isa::RmwOp kOps[] = {isa::RmwOp::Add, isa::RmwOp::Sub, isa::RmwOp::Min, isa::RmwOp::Max};
-    return static_cast<uint32_t>(kOps[op]);
+  // The constant parameters of the call, for the shared lowering rules (tpc/isa/intrinsic_lowering.h).
+  isa::ConstantParam constants() const {
+    return [this](std::string_view name) -> std::optional<uint32_t> {
+      llvm::ConstantInt* c = constantInt(arg(std::string(name).c_str()));
+      if (!c) return std::nullopt;
+      return static_cast<uint32_t>(c->getZExtValue());
+    };
   }
 
   // An instruction with its data types, translated switches and the switch fields of constant parameters.
   MInst base(InsnId id) const {
-    const isa::InsnInfo& insn = isa::insnInfo(id);
     MInst m = makeInst(id, info_.dtype, Reg{});
-    m.sw = translateSwitches(insn);
-    auto set = [&](SwitchField f, uint32_t v) { m.sw = isa::switchField(f).set(m.sw, v); };
-    if (insn.allowsField(SwitchField::Dt2)) set(SwitchField::Dt2, static_cast<uint32_t>(info_.dt2));
-    if (has("dimmask")) {
-      uint32_t mask = constant("dimmask");
-      if (mask > 0x1f) error(fmt::format("dimmask 0x{:x} selects dimensions beyond the five of int5", mask));
-      set(SwitchField::DimMask, mask);
+    try {
+      m.sw = isa::intrinsicSwitchWord(info_, id, constants());
+    } catch (const isa::IntrinsicLoweringError& e) {
+      error(e.what());
     }
-    if (has("dim")) {
-      uint32_t dim = constant("dim");
-      if (dim > 4) error(fmt::format("dim {} is not a dimension of int5 (0..4)", dim));
-      set(SwitchField::Dim, dim);
-    }
-    if (has("size")) set(SwitchField::PartSize, (constant("size") & 0xffu) + 1);  // size is lanes minus 1
-    if (has("offset")) set(SwitchField::PartOff, constant("offset") & 0xffu);
-    if (has("rmw")) set(SwitchField::Rmw, rmwField(constant("rmw")));
     return m;
   }
 
@@ -248,30 +167,13 @@ class Lowerer {
 
   // The parameters that are the instruction's sources, in order.
   std::vector<llvm::Value*> sources() const {
-    static const std::vector<std::vector<const char*>> kNames = {
-        {"a", "b", "c", "d"}, {"src1", "src2"}, {"src"}, {"addr"}, {"value"}};
     std::vector<llvm::Value*> out;
-    for (const auto& names : kNames) {
-      if (!has(names.front())) continue;
-      for (const char* n : names)
-        if (llvm::Value* v = arg(n)) out.push_back(v);
-      break;
-    }
+    for (int k : isa::intrinsicSourceParams(info_)) out.push_back(call_.getArgOperand(static_cast<unsigned>(k)));
     return out;
   }
 
   // Whether the instruction may leave part of its destination unwritten (so the income must be there).
-  static bool partialWrite(const MInst& m) {
-    const isa::InsnInfo& insn = isa::insnInfo(m.op);
-    if (!(insn.flags & isa::F_READS_DST)) return false;
-    if (insn.allowsField(SwitchField::DimMask) && isa::switchField(SwitchField::DimMask).get(m.sw) == 0x1f)
-      return false;
-    if (m.op == InsnId::VpuConvert) {
-      DType to = static_cast<DType>(isa::switchField(SwitchField::Dt2).get(m.sw));
-      return dtypeSize(m.dtype) != dtypeSize(to);
-    }
-    return insn.id != InsnId::VpuMac && insn.id != InsnId::SpuMac;
-  }
+  static bool partialWrite(const MInst& m) { return isa::instructionWritesPartially(m.op, m.dtype, m.sw); }
 
   // ------------------------------------------------------------------------------------ emission
 
@@ -395,19 +297,13 @@ class Lowerer {
     finish(mov, p);
   }
 
-  uint32_t dualGroup(const char* name) const {
-    uint32_t g = constant(name);
-    if (g > 3) error(fmt::format("{} is {}: dual groups are 0..3", name, g));
-    return g;
-  }
-
   void movDualGroup(bool all) {
-    if (constant("b") != 0xffffffffu)
-      error("the byte write mask b must be 0xFFFFFFFF: masks of single bytes are not supported");
-    uint32_t want = all ? kSwWrAllGroups : (kSwWrLowerGroup | kSwWrUpperGroup);
-    if (uint32_t sw = constant("switches"); sw != want)
-      error(fmt::format("switches are 0x{:x}: only 0x{:x} ({}) is supported, which writes whole dual groups", sw, want,
-                        all ? "every SW_WR_LOWER_GROUPn | SW_WR_UPPER_GROUPn" : "SW_WR_LOWER_GROUP | SW_WR_UPPER_GROUP"));
+    std::vector<isa::DualGroupMove> moves;
+    try {
+      moves = isa::dualGroupMoves(info_, constants(), all);
+    } catch (const isa::IntrinsicLoweringError& e) {
+      error(e.what());
+    }
     Predicate p = predicate();
     if (p.never) return returnIncome();
     Reg src = cx_.vectorReg(arg("a"));
@@ -418,12 +314,11 @@ class Lowerer {
     Reg dst = lanes ? cx_.freshReg(RegFile::V) : cx_.valueReg(&call_);
     // Dual groups the moves do not write (and all of them when a scalar predicate is false) keep income.
     if (!all || !moveP.always) cx_.emitRegCopy(dst, cx_.valueReg(income()));
-    const char* const names[] = {"sdg0", "sdg1", "sdg2", "sdg3"};
-    for (uint32_t k = 0; k < (all ? 4u : 1u); ++k) {
+    for (const isa::DualGroupMove& move : moves) {
       MInst m = makeInst(InsnId::VpuMovDualGroup, info_.dtype, dst);
       m.src[0] = MOperand::ofReg(src);
-      m.sw = isa::switchField(SwitchField::SrcGroup).set(0, all ? dualGroup(names[k]) : dualGroup("src_dg"));
-      m.sw = isa::switchField(SwitchField::DstGroup).set(m.sw, all ? k : dualGroup("dest_dg"));
+      m.sw = isa::switchField(SwitchField::SrcGroup).set(0, move.src);
+      m.sw = isa::switchField(SwitchField::DstGroup).set(m.sw, move.dst);
       m.dstIsRead = true;
       if (!moveP.always) {
         m.pred = moveP.reg;

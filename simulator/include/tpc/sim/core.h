@@ -77,6 +77,8 @@ class Core {
   int id() const { return id_; }
   const CoreStats& stats() const { return stats_; }
   const std::optional<Fault>& fault() const { return fault_; }
+  // Records a fault found outside the execution loop (the native reference); the address is the pc's.
+  void recordFault(std::string message) { raise(std::move(message)); }
   void setBreakpoint(uint32_t address, bool enabled);
   void clearBreakpoints();
   // Returns the watch's number.

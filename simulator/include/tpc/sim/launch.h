@@ -15,6 +15,15 @@
 
 namespace tpc::sim {
 
+// Runs one core's part of the kernel in place of the simulator's execution loop (the native reference
+// does so); the core is reset to its box and scalars. `hostThread` (0 .. threads-1) says which host
+// thread runs it: cores on one host thread run one after another.
+class CoreRunner {
+ public:
+  virtual ~CoreRunner() = default;
+  virtual void runCore(Core& core, int hostThread) = 0;
+};
+
 struct LaunchOptions {
   const isa::ArchInfo* arch = nullptr;   // required
   int cores = 0;                          // 0: the architecture's core count
@@ -22,7 +31,12 @@ struct LaunchOptions {
   bool strictHazards = false;
   uint64_t maxCycles = 0;                 // per core; 0: no limit
   bool trace = false;
+  CoreRunner* runner = nullptr;           // nullptr: simulate
 };
+
+// The number of host threads a launch uses: `threads` (0: the host's hardware threads), at least 1 and at
+// most one per core.
+int launchThreads(int threads, int cores);
 
 struct LaunchResult {
   std::vector<CoreStats> cores;

@@ -83,6 +83,9 @@ class Program {
   std::vector<isa::PrintfFormat> printfParsed_;
 };
 
+// One instruction with its semantics function and operands resolved, as the execution loop runs it.
+DecodedSlot predecodeSlot(const isa::SlotInsn& insn);
+
 // The semantics function of an instruction with its data types (exec_table.cpp).
 ExecFn execFunctionFor(const isa::SlotInsn& insn);
 

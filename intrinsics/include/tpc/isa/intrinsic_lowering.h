@@ -1,0 +1,64 @@
+// The rules that turn a call of an intrinsic into instruction fields, independent of how the call is
+// represented: the compiler's instruction selection (tpcc/backend/src/isel_intrinsics.cpp) and the native
+// reference (native/) both apply them, so the two execution paths cannot disagree on what a call means.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "tpc/isa/intrinsics.h"
+
+namespace tpc::isa {
+
+// A call that cannot be lowered; what() says why, without the intrinsic's name (callers prefix it).
+class IntrinsicLoweringError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// The value of a parameter of the call when it is a compile-time constant, std::nullopt otherwise. Called
+// only for parameters the intrinsic has.
+using ConstantParam = std::function<std::optional<uint32_t>(std::string_view name)>;
+
+// The value of a constant parameter (0 when the intrinsic has no such parameter); throws when it is not
+// a compile-time constant.
+uint32_t requireConstantParam(const IntrinsicInfo& info, const ConstantParam& constant, const char* name);
+
+// The switch word of instruction `id` for a call of `info`: the vendor's switches (or options) translated
+// field by field, the second data type, and the switch fields of constant parameters (dimmask, dim, size,
+// offset, rmw). Any bit that cannot be honoured throws.
+uint32_t intrinsicSwitchWord(const IntrinsicInfo& info, InsnId id, const ConstantParam& constant);
+
+// Parameter indices of the instruction's sources, in order (a, b, c, d; or src1, src2; src; addr; value).
+std::vector<int> intrinsicSourceParams(const IntrinsicInfo& info);
+
+// The parameter that holds the destination's old value (income; for set_indx, ndx), -1 when none.
+int intrinsicIncomeParam(const IntrinsicInfo& info);
+
+// Whether instruction `op` of type `dtype` with switches `sw` may leave part of its destination unwritten
+// (so the income must be in the destination register before it runs).
+bool instructionWritesPartially(InsnId op, DType dtype, uint32_t sw);
+
+// mov_dual_group(_all): checks the byte mask and the switches (only whole dual groups), and returns the
+// source dual group of each move (one, or four for _all) in destination order (for one move: dest_dg).
+struct DualGroupMove {
+  uint32_t src, dst;
+};
+std::vector<DualGroupMove> dualGroupMoves(const IntrinsicInfo& info, const ConstantParam& constant, bool all);
+
+// A C conversion (float <-> integer, float <-> float) of a scalar or of a vector of the same lane count as
+// one convert instruction: its data type and switch word. `from` and `to` are the operand types (with the
+// signedness the conversion gives them); C converts floats to integers by truncation toward zero.
+struct ConversionInsn {
+  InsnId id;
+  DType dtype;
+  uint32_t sw;
+};
+ConversionInsn cConversion(bool vector, DType from, DType to);
+
+}  // namespace tpc::isa

@@ -1,0 +1,177 @@
+#include "tpc/isa/intrinsic_lowering.h"
+
+#include <fmt/format.h>
+
+namespace tpc::isa {
+
+namespace {
+
+// Switch constants of the reference (tpc-defs.h) that are translated here.
+constexpr uint32_t kSwSat = 1u << 0;            // SW_SAT
+constexpr uint32_t kSwRound = 7u << 16;         // SW_RHNE .. SW_SR_RNE
+constexpr uint32_t kSwClipFp = 1u << 20;        // SW_CLIP_FP: float results clip to the largest finite value
+constexpr uint32_t kSwLinear = 1u << 24;        // SW_LINEAR (high-level converts)
+constexpr uint32_t kSwFpSpecialFunc = 7u;       // SW_RECIP .. SW_POW
+constexpr uint32_t kSwFormFp = 0xfu << 8;       // SW_ADD_BIAS, SW_FORCE_SIGN0, SW_FORCE_SIGN1, SW_EXP_IS_NUM
+constexpr uint32_t kSwWrLowerGroup = 1u << 12;  // SW_WR_LOWER_GROUP
+constexpr uint32_t kSwWrUpperGroup = 1u << 13;  // SW_WR_UPPER_GROUP
+constexpr uint32_t kSwWrAllGroups = 0xffu << 16;  // SW_WR_{LOWER,UPPER}_GROUP{0,1,2,3}
+constexpr uint32_t kRmwTensorType = 1u << 7;    // RMW_TNSR_DT
+constexpr uint32_t kRmwSet = 1u << 8;           // RMW_SET
+
+bool isFloat(DType t) { return t == DType::F32 || t == DType::BF16 || t == DType::F16; }
+
+// The RMW_DT_* code of a data type.
+uint32_t rmwTypeCode(DType t) {
+  switch (t) {
+    case DType::I8: return 0;
+    case DType::I16: return 1;
+    case DType::I32: return 2;
+    case DType::U8: return 3;
+    case DType::U16: return 4;
+    case DType::U32: return 5;
+    case DType::BF16: return 6;
+    case DType::F32: return 7;
+    case DType::F16: return 8;
+  }
+  return 15;
+}
+
+[[noreturn]] void fail(const std::string& what) { throw IntrinsicLoweringError(what); }
+
+bool has(const IntrinsicInfo& info, const char* name) { return info.paramIndex(name) >= 0; }
+
+// The vendor's switch word (or options) onto our switch fields of `insn`.
+uint32_t translateSwitches(const IntrinsicInfo& info, const InsnInfo& insn, const ConstantParam& constant) {
+  uint32_t vendor = has(info, "switches") ? requireConstantParam(info, constant, "switches")
+                                          : requireConstantParam(info, constant, "options");
+  uint32_t sw = 0, used = 0;
+  auto set = [&](SwitchField f, uint32_t v) { sw = switchField(f).set(sw, v); };
+  if (insn.allowsField(SwitchField::Func)) {  // calc_fp_special: the function in the low bits
+    set(SwitchField::Func, vendor & kSwFpSpecialFunc);
+    used |= kSwFpSpecialFunc;
+  } else if (insn.allowsField(SwitchField::Sat) && (vendor & kSwSat)) {
+    set(SwitchField::Sat, 1);
+    used |= kSwSat;
+  }
+  if (insn.allowsField(SwitchField::FormFp)) {
+    set(SwitchField::FormFp, (vendor & kSwFormFp) >> 8);
+    used |= kSwFormFp;
+  }
+  if (insn.allowsField(SwitchField::Rm)) {
+    static constexpr uint32_t kRound[] = {0, 1, 2, 3, 5, 0, 4, 5};  // RHNE RZ RU RD SR CSR RHAZ SR_RNE
+    set(SwitchField::Rm, kRound[(vendor & kSwRound) >> 16]);
+    used |= kSwRound;
+  }
+  if (insn.id == InsnId::VpuConvert || insn.id == InsnId::SpuConvert) {
+    if ((vendor & kSwClipFp) && isFloat(info.dtype)) {
+      // Float results: our sat clips to the largest finite value. Integer results saturate anyway.
+      if (isFloat(info.dt2)) set(SwitchField::Sat, 1);
+      used |= kSwClipFp;
+    }
+    if (has(info, "options")) used |= kSwLinear;  // same lane count: linear and swizzled orders coincide
+  }
+  if (vendor & ~used) fail(fmt::format("switch bits 0x{:x} are not supported", vendor & ~used));
+  return sw;
+}
+
+uint32_t rmwField(const IntrinsicInfo& info, uint32_t rmw) {
+  if (rmw & ~0x1ffu) fail(fmt::format("rmw bits 0x{:x} are not supported", rmw & ~0x1ffu));
+  if (!(rmw & kRmwSet)) return 0;  // RMW_SET clear: a plain store
+  uint32_t op = (rmw >> 4) & 7u;
+  if (op > 3) fail("RMW_OP_MAX_0_ADD has no equivalent (supported: RMW_OP_ADD, _SUB, _MIN, _MAX)");
+  if (!(rmw & kRmwTensorType) && (rmw & 0xfu) != rmwTypeCode(info.dtype))
+    fail(fmt::format("the rmw data type (RMW_DT code {}) is not the intrinsic's type {} (use RMW_DT code {} or "
+                     "RMW_TNSR_DT)", rmw & 0xfu, dtypeName(info.dtype), rmwTypeCode(info.dtype)));
+  static constexpr RmwOp kOps[] = {RmwOp::Add, RmwOp::Sub, RmwOp::Min, RmwOp::Max};
+  return static_cast<uint32_t>(kOps[op]);
+}
+
+uint32_t dualGroup(const IntrinsicInfo& info, const ConstantParam& constant, const char* name) {
+  uint32_t g = requireConstantParam(info, constant, name);
+  if (g > 3) fail(fmt::format("{} is {}: dual groups are 0..3", name, g));
+  return g;
+}
+
+}  // namespace
+
+uint32_t requireConstantParam(const IntrinsicInfo& info, const ConstantParam& constant, const char* name) {
+  if (!has(info, name)) return 0;
+  std::optional<uint32_t> v = constant(name);
+  if (!v) fail(fmt::format("argument '{}' must be a compile-time constant", name));
+  return *v;
+}
+
+uint32_t intrinsicSwitchWord(const IntrinsicInfo& info, InsnId id, const ConstantParam& constant) {
+  const InsnInfo& insn = insnInfo(id);
+  uint32_t sw = translateSwitches(info, insn, constant);
+  auto set = [&](SwitchField f, uint32_t v) { sw = switchField(f).set(sw, v); };
+  if (insn.allowsField(SwitchField::Dt2)) set(SwitchField::Dt2, static_cast<uint32_t>(info.dt2));
+  if (has(info, "dimmask")) {
+    uint32_t mask = requireConstantParam(info, constant, "dimmask");
+    if (mask > 0x1f) fail(fmt::format("dimmask 0x{:x} selects dimensions beyond the five of int5", mask));
+    set(SwitchField::DimMask, mask);
+  }
+  if (has(info, "dim")) {
+    uint32_t dim = requireConstantParam(info, constant, "dim");
+    if (dim > 4) fail(fmt::format("dim {} is not a dimension of int5 (0..4)", dim));
+    set(SwitchField::Dim, dim);
+  }
+  // size is lanes minus 1
+  if (has(info, "size")) set(SwitchField::PartSize, (requireConstantParam(info, constant, "size") & 0xffu) + 1);
+  if (has(info, "offset")) set(SwitchField::PartOff, requireConstantParam(info, constant, "offset") & 0xffu);
+  if (has(info, "rmw")) set(SwitchField::Rmw, rmwField(info, requireConstantParam(info, constant, "rmw")));
+  return sw;
+}
+
+std::vector<int> intrinsicSourceParams(const IntrinsicInfo& info) {
+  static const std::vector<std::vector<const char*>> kNames = {
+      {"a", "b", "c", "d"}, {"src1", "src2"}, {"src"}, {"addr"}, {"value"}};
+  std::vector<int> out;
+  for (const auto& names : kNames) {
+    if (!has(info, names.front())) continue;
+    for (const char* n : names)
+      if (int k = info.paramIndex(n); k >= 0) out.push_back(k);
+    break;
+  }
+  return out;
+}
+
+int intrinsicIncomeParam(const IntrinsicInfo& info) {
+  if (int k = info.paramIndex("income"); k >= 0) return k;
+  return info.lowering == Lowering::Op ? info.paramIndex("ndx") : -1;  // set_indx
+}
+
+bool instructionWritesPartially(InsnId op, DType dtype, uint32_t sw) {
+  const InsnInfo& insn = insnInfo(op);
+  if (!(insn.flags & F_READS_DST)) return false;
+  if (insn.allowsField(SwitchField::DimMask) && switchField(SwitchField::DimMask).get(sw) == 0x1f) return false;
+  if (op == InsnId::VpuConvert) {
+    DType to = static_cast<DType>(switchField(SwitchField::Dt2).get(sw));
+    return dtypeSize(dtype) != dtypeSize(to);
+  }
+  return insn.id != InsnId::VpuMac && insn.id != InsnId::SpuMac;
+}
+
+std::vector<DualGroupMove> dualGroupMoves(const IntrinsicInfo& info, const ConstantParam& constant, bool all) {
+  if (requireConstantParam(info, constant, "b") != 0xffffffffu)
+    fail("the byte write mask b must be 0xFFFFFFFF: masks of single bytes are not supported");
+  uint32_t want = all ? kSwWrAllGroups : (kSwWrLowerGroup | kSwWrUpperGroup);
+  if (uint32_t sw = requireConstantParam(info, constant, "switches"); sw != want)
+    fail(fmt::format("switches are 0x{:x}: only 0x{:x} ({}) is supported, which writes whole dual groups", sw, want,
+                     all ? "every SW_WR_LOWER_GROUPn | SW_WR_UPPER_GROUPn" : "SW_WR_LOWER_GROUP | SW_WR_UPPER_GROUP"));
+  if (!all) return {{dualGroup(info, constant, "src_dg"), dualGroup(info, constant, "dest_dg")}};
+  std::vector<DualGroupMove> moves;
+  const char* const names[] = {"sdg0", "sdg1", "sdg2", "sdg3"};
+  for (uint32_t k = 0; k < 4; ++k) moves.push_back({dualGroup(info, constant, names[k]), k});
+  return moves;
+}
+
+ConversionInsn cConversion(bool vector, DType from, DType to) {
+  ConversionInsn c{vector ? InsnId::VpuConvert : InsnId::SpuConvert, from, 0};
+  c.sw = switchField(SwitchField::Dt2).set(0, static_cast<uint32_t>(to));
+  if (isFloat(from) && !isFloat(to)) c.sw = switchField(SwitchField::Rm).set(c.sw, static_cast<uint32_t>(RoundingMode::RZ));
+  return c;
+}
+
+}  // namespace tpc::isa
