@@ -279,6 +279,23 @@ __TPC_SF float64 v_rsqrt_f32(float64 input) {
 
 // ------------------------------------------------------------------------------------------ sin, cos
 
+// sin(r) = r + r^3 S(r^2) or cos(r) = 1 - r^2/2 + r^4 C(r^2) for the remainder r of x = k pi/2 + r,
+// chosen and signed by the quadrant k + q0.
+__TPC_SF float64 __tpc_sf_sincos_poly(float64 r, float64 k, int q0) {
+  float64 z = r * r;
+  float64 sp = __tpc_sf_madd(z, 2.723845455e-06f, -1.983999682e-04f);
+  sp = __tpc_sf_madd(sp, z, 8.333331905e-03f);
+  sp = __tpc_sf_madd(sp, z, -1.666666716e-01f);
+  float64 sn = __tpc_sf_madd(r * z, sp, r);
+  float64 cp = __tpc_sf_madd(z, -2.729138373e-07f, 2.480052535e-05f);
+  cp = __tpc_sf_madd(cp, z, -1.388888806e-03f);
+  cp = __tpc_sf_madd(cp, z, 4.166666791e-02f);
+  float64 cs = __tpc_sf_madd(z * z, cp, __tpc_sf_madd(z, -0.5f, 1.0f));
+  int64 q = __tpc_sf_f2i(k) + q0;
+  float64 res = v_f32_sel_eq_i32_b(q & 1, 0, sn, cs);
+  return as_float64(as_int64(res) ^ ((q & 2) << 30));
+}
+
 // sin(x) or cos(x) (quadrant offset q0 = 0 or 1). x = k pi/2 + r, |r| < 0.8: pi/2 is the sum of
 // seven 7-bit pieces and a float, so every k * piece is exact for |k| < 2^17 and the chain of subtractions
 // is exact until the remainder is reached (Cody-Waite). Accurate for |x| < 2^17; beyond, k * piece rounds
@@ -294,18 +311,7 @@ __TPC_SF float64 __tpc_sf_sincos(float64 x, int q0) {
   r = __tpc_sf_madd(k, 1.652011861e-13f, r);
   r = __tpc_sf_madd(k, -6.123234e-17f, r);
   r = v_f32_min_b(v_f32_max_b(r, -0.8f), 0.8f);
-  float64 z = r * r;
-  float64 sp = __tpc_sf_madd(z, 2.723845455e-06f, -1.983999682e-04f);
-  sp = __tpc_sf_madd(sp, z, 8.333331905e-03f);
-  sp = __tpc_sf_madd(sp, z, -1.666666716e-01f);
-  float64 sn = __tpc_sf_madd(r * z, sp, r);
-  float64 cp = __tpc_sf_madd(z, -2.729138373e-07f, 2.480052535e-05f);
-  cp = __tpc_sf_madd(cp, z, -1.388888806e-03f);
-  cp = __tpc_sf_madd(cp, z, 4.166666791e-02f);
-  float64 cs = __tpc_sf_madd(z * z, cp, __tpc_sf_madd(z, -0.5f, 1.0f));
-  int64 q = __tpc_sf_f2i(k) + q0;
-  float64 res = v_f32_sel_eq_i32_b(q & 1, 0, sn, cs);
-  res = as_float64(as_int64(res) ^ ((q & 2) << 30));
+  float64 res = __tpc_sf_sincos_poly(r, k, q0);
   // sin(+-0) = +-0 (r + r^3 S gives +0 for r = -0); denormals count as zeros.
   if (q0 == 0) res = v_f32_sel_eq_f32_b(x, 0.0f, as_float64(as_int64(x) & (int)0x80000000), res);
   return v_f32_sel_neq_f32_b(res, res, __TPC_SF_NAN, res);
@@ -545,18 +551,7 @@ __TPC_SF float64 __tpc_sf_sincos_fast(float64 x, int q0) {
   r = __tpc_sf_madd(k, 7.324218750e-03f, r);
   r = __tpc_sf_madd(k, 4.470348358e-06f, r);
   r = __tpc_sf_madd(k, -1.589325471e-08f, r);
-  float64 z = r * r;
-  float64 sp = __tpc_sf_madd(z, 2.723845455e-06f, -1.983999682e-04f);
-  sp = __tpc_sf_madd(sp, z, 8.333331905e-03f);
-  sp = __tpc_sf_madd(sp, z, -1.666666716e-01f);
-  float64 sn = __tpc_sf_madd(r * z, sp, r);
-  float64 cp = __tpc_sf_madd(z, -2.729138373e-07f, 2.480052535e-05f);
-  cp = __tpc_sf_madd(cp, z, -1.388888806e-03f);
-  cp = __tpc_sf_madd(cp, z, 4.166666791e-02f);
-  float64 cs = __tpc_sf_madd(z * z, cp, __tpc_sf_madd(z, -0.5f, 1.0f));
-  int64 q = __tpc_sf_f2i(k) + q0;
-  float64 res = v_f32_sel_eq_i32_b(q & 1, 0, sn, cs);
-  return as_float64(as_int64(res) ^ ((q & 2) << 30));
+  return __tpc_sf_sincos_poly(r, k, q0);
 }
 __TPC_SF float64 v_sin_fast_f32(float64 input) { return __tpc_sf_sincos_fast(input, 0); }
 __TPC_SF float64 v_cos_fast_f32(float64 input) { return __tpc_sf_sincos_fast(input, 1); }

@@ -857,25 +857,16 @@ class Selector : public SelectionContext {
         emitCopy(dst, reg(src));
         return;
       case Op::ZExt: case Op::SExt:
-        if (fc->file == RegFile::SP) {
-          // i1 -> 0 or 1 (-1 for sext).
-          MInst zero = make(InsnId::SpuMov, DType::I32, dst);
+        if ((fc->file == RegFile::SP && tc->file == RegFile::S) || (fc->file == RegFile::VP && tc->file == RegFile::V)) {
+          // i1 -> 0 or 1 (-1 for sext): a move of 0, then a move of the true value where the predicate holds
+          // (per lane for a vector comparison used as integers).
+          const bool vector = tc->file == RegFile::V;
+          const InsnId mov = vector ? InsnId::VpuMov : InsnId::SpuMov;
+          const DType dt = vector ? tc->dtype : DType::I32;
+          MInst zero = make(mov, dt, dst);
           zero.src[0] = MOperand::ofImm(0);
           emit(zero);
-          MInst one = make(InsnId::SpuMov, DType::I32, dst);
-          one.src[0] = MOperand::ofImm(cast.getOpcode() == Op::ZExt ? 1u : 0xffffffffu);
-          one.dstIsRead = true;
-          one.pred = reg(src);
-          emit(one);
-          return;
-        }
-        if (fc->file == RegFile::VP && tc->file == RegFile::V) {
-          // A vector comparison used as integers (C's -1/0 per lane, or 1/0 for zext): a move of 0, then
-          // a move of the true value in the lanes the predicate selects.
-          MInst zero = make(InsnId::VpuMov, tc->dtype, dst);
-          zero.src[0] = MOperand::ofImm(0);
-          emit(zero);
-          MInst one = make(InsnId::VpuMov, tc->dtype, dst);
+          MInst one = make(mov, dt, dst);
           one.src[0] = MOperand::ofImm(cast.getOpcode() == Op::ZExt ? 1u : 0xffffffffu);
           one.dstIsRead = true;
           one.pred = reg(src);
