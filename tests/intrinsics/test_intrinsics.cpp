@@ -331,6 +331,24 @@ TEST(Intrinsics, GeneratedHeaderCompilesInCxx) {
   expectCompiles(dir, header, /*cplusplus=*/true, nullptr);
 }
 
+// The compiler declares only what a source names: the filtered header has every overload of the wanted
+// intrinsics and nothing of the others.
+TEST(Intrinsics, GeneratedHeaderKeepsOnlyWantedIntrinsics) {
+  const ArchInfo& arch = *findArch("gaudi2");
+  std::string full = generateIntrinsicsHeader(arch);
+  std::string some = generateIntrinsicsHeader(arch, [](std::string_view n) { return n == "v_f32_add_b"; });
+  auto count = [](const std::string& text, const std::string& what) {
+    size_t n = 0;
+    for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+    return n;
+  };
+  EXPECT_EQ(count(some, " v_f32_add_b("), count(full, " v_f32_add_b("));
+  EXPECT_EQ(count(some, " v_f32_add_b("), 5u);  // 2 to 6 arguments: a, b, switches, income, predicate, polarity
+  EXPECT_EQ(count(some, "__tpc_v_f32_add_b("), 1u + 5u);  // its declaration, and a call in each wrapper
+  EXPECT_EQ(count(some, "v_f32_sub_b("), 0u);
+  EXPECT_EQ(count(some, "v_f32_add_vb("), 0u);
+}
+
 // Calls as TPC-C kernels write them: default arguments left out, scalars where vectors are expected.
 const char* const kSnippet = R"(
 void snippet(int5 c, tensor t, float s, int k) {

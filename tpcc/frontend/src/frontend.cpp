@@ -1,11 +1,12 @@
 // Clang 19 as a library. The source compiles for the 32-bit NVPTX target, whose ABI passes vector
 // values directly and whose pointers are 32 bits wide like TPC local addresses; the backend only reads
-// the IR. tpc-defs.h, tpc-intrinsics.h (generated from the intrinsic table) and tpc-special.h are
-// included implicitly from an in-memory file system.
+// the IR. tpc-defs.h, tpc-intrinsics.h (generated from the intrinsic table, declaring only the intrinsics
+// the source names) and tpc-special.h are included implicitly from an in-memory file system.
 #include "tpc/cc/frontend.h"
 
 #include <map>
 #include <set>
+#include <unordered_set>
 
 #include <clang/AST/ASTConsumer.h>
 #include <clang/AST/ASTContext.h>
@@ -15,6 +16,7 @@
 #include <clang/CodeGen/CodeGenAction.h>
 #include <clang/Frontend/CompilerInstance.h>
 #include <clang/Frontend/CompilerInvocation.h>
+#include <clang/Frontend/FrontendActions.h>
 #include <clang/Frontend/MultiplexConsumer.h>
 #include <clang/Frontend/TextDiagnosticPrinter.h>
 #include <clang/Lex/Pragma.h>
@@ -296,8 +298,10 @@ std::string implicitHeader(const std::string& name, const std::string& arch) {
   return {};
 }
 
-FrontendResult compileSource(const FrontendOptions& options, llvm::LLVMContext& context) {
-  FrontendResult result;
+namespace {
+
+// The arguments of both passes over the source; tpc-intrinsics.h is whatever `intrinsicsHeader` holds.
+std::vector<std::string> clangArguments(const FrontendOptions& options) {
   std::vector<std::string> args = {
       "-triple", "nvptx-nvidia-cuda", "-ffreestanding", "-fno-builtin", "-O2", "-disable-llvm-passes",
       "-ffp-contract=off", "-debug-info-kind=line-tables-only", "-dwarf-version=4",
@@ -316,28 +320,81 @@ FrontendResult compileSource(const FrontendOptions& options, llvm::LLVMContext& 
   for (const char* h : {"tpc-defs.h", "tpc-intrinsics.h", "tpc-special.h"})
     args.insert(args.end(), {"-include", fmt::format("{}/{}", kHeaderDir, h)});
   args.push_back(options.input);
+  return args;
+}
+
+// A compiler instance over the source with the implicit headers in memory; diagnostics go to `diagnostics`
+// (owned by the instance), or to stderr when it is null. False when the arguments are rejected.
+bool setUpInstance(clang::CompilerInstance& ci, const FrontendOptions& options, const std::string& intrinsicsHeader,
+                   clang::DiagnosticConsumer* diagnostics) {
+  std::vector<std::string> args = clangArguments(options);
   std::vector<const char*> argv;
   for (const std::string& a : args) argv.push_back(a.c_str());
-
   auto diagOpts = llvm::makeIntrusiveRefCnt<clang::DiagnosticOptions>();
   diagOpts->ShowColors = false;
-  auto* printer = new clang::TextDiagnosticPrinter(llvm::errs(), diagOpts.get());
-  clang::CompilerInstance ci;
-  ci.createDiagnostics(printer, /*ShouldOwnClient=*/true);
+  ci.createDiagnostics(diagnostics ? diagnostics : new clang::TextDiagnosticPrinter(llvm::errs(), diagOpts.get()),
+                       /*ShouldOwnClient=*/true);
   auto invocation = std::make_shared<clang::CompilerInvocation>();
-  if (!clang::CompilerInvocation::CreateFromArgs(*invocation, argv, ci.getDiagnostics())) return result;
+  if (!clang::CompilerInvocation::CreateFromArgs(*invocation, argv, ci.getDiagnostics())) return false;
   invocation->getDiagnosticOpts().ShowColors = false;
   ci.setInvocation(invocation);
   // Diagnostics again, now with the invocation's options (error limit, no colours).
-  ci.createDiagnostics(new clang::TextDiagnosticPrinter(llvm::errs(), &invocation->getDiagnosticOpts()), true);
+  if (!diagnostics)
+    ci.createDiagnostics(new clang::TextDiagnosticPrinter(llvm::errs(), &invocation->getDiagnosticOpts()), true);
 
   auto memory = llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>();
-  for (const char* h : {"tpc-defs.h", "tpc-intrinsics.h", "tpc-special.h"})
+  for (const char* h : {"tpc-defs.h", "tpc-special.h"})
     memory->addFile(fmt::format("{}/{}", kHeaderDir, h), 0, llvm::MemoryBuffer::getMemBufferCopy(implicitHeader(h, options.arch)));
+  memory->addFile(fmt::format("{}/tpc-intrinsics.h", kHeaderDir), 0, llvm::MemoryBuffer::getMemBufferCopy(intrinsicsHeader));
   auto overlay = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(llvm::vfs::getRealFileSystem());
   overlay->pushOverlay(memory);
   ci.createFileManager(overlay);
+  return true;
+}
 
+// Preprocesses the source (with tpc-defs.h and tpc-special.h, without the intrinsics) and collects every
+// identifier that survives macro expansion and conditional compilation.
+class IdentifierCollector : public clang::PreprocessorFrontendAction {
+ public:
+  explicit IdentifierCollector(std::unordered_set<std::string>* names) : names_(names) {}
+
+ private:
+  void ExecuteAction() override {
+    clang::Preprocessor& pp = getCompilerInstance().getPreprocessor();
+    pp.EnterMainSourceFile();
+    clang::Token tok;
+    do {
+      pp.Lex(tok);
+      if (tok.is(clang::tok::identifier) || tok.isAnyIdentifier())
+        if (const clang::IdentifierInfo* ii = tok.getIdentifierInfo()) names_->insert(ii->getName().str());
+    } while (tok.isNot(clang::tok::eof));
+  }
+  std::unordered_set<std::string>* names_;
+};
+
+// tpc-intrinsics.h declares ~1300 intrinsics in ~5000 overloads, and parsing all of them was most of the
+// compile time. The header the compiler parses declares only the intrinsics the source (or tpc-special.h)
+// names; a name the source builds by token pasting is seen too, since the scan runs after macro expansion.
+// If the scan fails (the source has a preprocessing error), the full header is used and the real pass reports.
+std::string intrinsicsHeaderFor(const FrontendOptions& options) {
+  const isa::ArchInfo* arch = isa::findArch(options.arch);
+  if (!arch) return {};
+  std::unordered_set<std::string> names;
+  clang::CompilerInstance scan;
+  if (setUpInstance(scan, options, "", new clang::IgnoringDiagConsumer())) {
+    IdentifierCollector collect(&names);
+    if (scan.ExecuteAction(collect) && !scan.getDiagnostics().hasErrorOccurred())
+      return isa::generateIntrinsicsHeader(*arch, [&](std::string_view n) { return names.count(std::string(n)) > 0; });
+  }
+  return isa::generateIntrinsicsHeader(*arch);
+}
+
+}  // namespace
+
+FrontendResult compileSource(const FrontendOptions& options, llvm::LLVMContext& context) {
+  FrontendResult result;
+  clang::CompilerInstance ci;
+  if (!setUpInstance(ci, options, intrinsicsHeaderFor(options), nullptr)) return result;
   CheckingAction action(&context, &result.signature);
   if (!ci.ExecuteAction(action) || ci.getDiagnostics().hasErrorOccurred()) return result;
   result.module = action.takeModule();

@@ -4,6 +4,7 @@
 // for calls by it.
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -58,7 +59,9 @@ inline constexpr std::string_view kBuiltinPrefix = "__tpc_";
 
 // tpc-intrinsics.h: for every intrinsic, the full builtin declaration and one always-inline overload per
 // number of arguments a caller may give (C has no default arguments; Clang's `overloadable` does it).
-// Intrinsics on data types the architecture lacks (f16 on gaudi) are left out.
-std::string generateIntrinsicsHeader(const ArchInfo& arch);
+// Intrinsics on data types the architecture lacks (f16 on gaudi) are left out. With `wanted`, only the
+// intrinsics it accepts by name are declared: the compiler declares what a source names, not all of them.
+std::string generateIntrinsicsHeader(const ArchInfo& arch,
+                                     const std::function<bool(std::string_view)>& wanted = nullptr);
 
 }  // namespace tpc::isa
