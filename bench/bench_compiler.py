@@ -36,6 +36,15 @@ CASES = [
     ("column_sum_f32", "column_sum_f32.c", run_samples.spec_column_sum_f32, (64, 64), (128, 64), 64, "rows"),
     ("staged_local_f32", "staged_local_f32.c", run_samples.spec_staged_local_f32, (1, 256 * 16),
      (1, 256 * 32), 64, "cols"),
+    ("loop_invariant_f32", "loop_invariant_f32.c", run_samples.spec_loop_invariant_f32, (1, 64 * 64),
+     (1, 64 * 128), 64, "cols"),
+    ("many_live_vectors", "many_live_vectors_f32.c", run_samples.spec_many_live_vectors_f32, (1, 64 * 16),
+     (1, 64 * 32), 64, "cols"),
+    # Reductions along dim 0: per input vector of a row (the output is one value per row).
+    ("row_sum_f32", "row_sum_f32.c", run_samples.spec_row_sum_f32, (2, 64 * 64), (2, 64 * 128), 64, "cols"),
+    ("softmax_f32", "softmax_f32.c", run_samples.spec_softmax_f32, (2, 64 * 32), (2, 64 * 64), 64, "cols"),
+    # (m, k, n): output rows of n columns, k multiply-accumulates each.
+    ("matmul_f32", "matmul_f32.c", run_samples.spec_matmul_f32, (2, 32, 64 * 8), (2, 32, 64 * 16), 64, "n"),
 ]
 
 
@@ -43,7 +52,7 @@ def simulate(tool, obj, spec, tmp):
     cmd = [tool("tpc-sim"), obj, "--cores", "1", "--json", "stats.json"]
     shape = spec["shape"]
     for fname, descr, values, suffix in spec["inputs"]:
-        run_samples.write_npy(os.path.join(tmp, fname), descr, shape, values)
+        run_samples.write_npy(os.path.join(tmp, fname), descr, spec.get("shapes", {}).get(fname, shape), values)
         cmd += ["-t", fname + suffix]
     if not spec.get("output_is_input"):
         out_name, out_type, _ = spec["output"]
@@ -76,6 +85,8 @@ def main():
             s2 = simulate(tool, obj, make(*size2), tmp)
         if axis == "cols":
             vectors = (size2[1] - size1[1]) // lanes * size1[0]
+        elif axis == "n":
+            vectors = (size2[2] - size1[2]) // lanes * size1[0]
         else:
             vectors = (size2[0] - size1[0]) * ((size1[1] + lanes - 1) // lanes)
         cycles = (s2["cycles"] - s1["cycles"]) / vectors

@@ -100,6 +100,23 @@ size_t IntrinsicInfo::requiredParams() const {
   return n;
 }
 
+bool isPure(const IntrinsicInfo& in) {
+  switch (in.lowering) {
+    case Lowering::IndexSpaceOffset:
+    case Lowering::IndexSpaceSize:
+    case Lowering::Reinterpret: return true;
+    case Lowering::Op:
+    case Lowering::Mac:
+    case Lowering::MovDualGroup:
+    case Lowering::MovDualGroupAll: {
+      // Load and store slots touch memory; the arithmetic slots only registers.
+      Slot slot = insnInfo(in.insn).slot;
+      return slot == Slot::Spu || slot == Slot::Vpu;
+    }
+    default: return false;
+  }
+}
+
 const std::vector<IntrinsicInfo>& allIntrinsics() { return table().all; }
 
 const IntrinsicInfo* findIntrinsic(std::string_view name) {
@@ -123,7 +140,8 @@ std::string generateIntrinsicsHeader(const ArchInfo& arch, const std::function<b
     std::string full;
     for (size_t i = 0; i < in.params.size(); ++i)
       full += fmt::format("{}{} {}", i ? ", " : "", in.params[i].type, in.params[i].name);
-    out += fmt::format("{} {}{}({});\n", in.returnType, kBuiltinPrefix, in.name, full.empty() ? "void" : full);
+    out += fmt::format("{}{} {}{}({});\n", isPure(in) ? "__attribute__((const)) " : "", in.returnType,
+                       kBuiltinPrefix, in.name, full.empty() ? "void" : full);
   }
   out += "#ifdef __cplusplus\n}\n#endif\n";
   for (const IntrinsicInfo& in : allIntrinsics()) {

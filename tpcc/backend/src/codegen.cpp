@@ -29,6 +29,7 @@
 #include <llvm/Transforms/Scalar/SimplifyCFG.h>
 
 #include "tpc/cc/passes.h"
+#include "tpc/isa/intrinsics.h"
 
 namespace tpc::cc {
 
@@ -176,6 +177,14 @@ void optimizeModule(llvm::Module& module, int optLevel, int unrollCount) {
     entry->removeFnAttr(llvm::Attribute::NoInline);
     entry->removeFnAttr(llvm::Attribute::OptimizeNone);
   }
+  // Every intrinsic returns and never unwinds. Without saying so, a loop containing a tensor load could
+  // leave early in LLVM's eyes, and a loop stepping by a vector's width to an arbitrary bound would have no
+  // trip count (no runtime unrolling, no hardware loop).
+  for (llvm::Function& f : module)
+    if (f.isDeclaration() && f.getName().starts_with(isa::kBuiltinPrefix.data())) {
+      f.addFnAttr(llvm::Attribute::NoUnwind);
+      f.addFnAttr(llvm::Attribute::WillReturn);
+    }
 
   llvm::PipelineTuningOptions tuning;
   tuning.LoopVectorization = false;

@@ -1,17 +1,23 @@
 // Coordinates of unrolled single-block loops as induction variables of their own (LLVM IR, after
 // unrolling, before hardware loops are formed).
 //
-// An unrolled streaming loop computes each copy's coordinates from the loop's induction variable:
+// An unrolled loop computes each copy's coordinates from the loop's induction variable:
 //
 //     c_k = insertelement(c, col + 64*k, 0)          (col advances by 64*U per iteration)
+//     b_k = {n, k0 + k, 0, 0, 0}                     (a row index in lane 1, n loop-invariant)
 //
-// which costs scalar-slot work per copy and ties every copy to col. Instead each c_k becomes an int5
-// PHI that starts at insertelement(c_entry, col_entry + 64*k, 0) in the preheader and advances by
-// <64*U, 0, 0, 0, 0> with one index-register add per iteration (the step vector is made once in the
-// preheader). The loop's own int5 PHI c, when its back-edge value only rewrites lane 0, keeps lanes 1..4
-// from entry, so insertions into its lane 0 may start from its entry value instead, which makes c
-// loop-invariant for the purpose above.
+// which costs scalar-slot work per copy and ties every copy to the induction variable. Instead each c_k
+// becomes an int5 PHI that starts at its first value in the preheader and advances by a step vector
+// (<64*U, 0, 0, 0, 0>, <0, U, 0, 0, 0>, made once in the preheader) with one index-register add per
+// iteration. A coordinate qualifies when exactly one of its lanes varies in the loop, as induction variable
+// plus constant (`add` or, after unrolling, `or disjoint`); its other lanes may be inserted in the loop, from
+// loop-invariant values, and move to the preheader. The loop's own int5 PHI c, when its back-edge value
+// only rewrites lane 0, keeps lanes 1..4 from entry, so insertions into its lane 0 may start from its entry
+// value instead, which makes c loop-invariant for the purpose above.
+#include <algorithm>
 #include <map>
+#include <tuple>
+#include <set>
 
 #include <llvm/Analysis/LoopInfo.h>
 #include <llvm/IR/Constants.h>
@@ -19,6 +25,7 @@
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Instructions.h>
 
+#include "ir_patterns.h"
 #include "tpc/cc/codegen.h"
 
 namespace tpc::cc {
@@ -39,17 +46,8 @@ llvm::Value* underLaneZero(llvm::Value* v) {
   return v;
 }
 
-std::pair<llvm::Value*, int64_t> baseAndConstant(llvm::Value* x) {
-  int64_t c = 0;
-  while (auto* add = llvm::dyn_cast<llvm::BinaryOperator>(x)) {
-    if (add->getOpcode() != llvm::Instruction::Add) break;
-    auto* k = llvm::dyn_cast<llvm::ConstantInt>(add->getOperand(1));
-    if (!k) break;
-    c += k->getSExtValue();
-    x = add->getOperand(0);
-  }
-  return {x, c};
-}
+// Induction variables of their own per loop, at most: the core has 32 index registers.
+constexpr size_t kMaxCoordinateIvs = 20;
 
 bool isInt5(llvm::Type* t) {
   auto* vt = llvm::dyn_cast<llvm::FixedVectorType>(t);
@@ -73,24 +71,63 @@ void reduceLoop(llvm::Loop* loop) {
     }
   }
 
-  // 2. Candidates: lane-0 insertions of (induction variable + constant) over a loop-invariant vector.
+  // 2. Candidates: int5 values of which one lane is (induction variable + constant) and the others are
+  // loop-invariant, used by something other than a further insertion.
   struct Candidate {
     llvm::InsertElementInst* ie;
-    llvm::Value* base;
+    llvm::Value* base;                                     // loop-invariant vector under the insertions
+    std::vector<std::pair<uint64_t, llvm::Value*>> fixed;  // loop-invariant lanes inserted in the loop
+    uint64_t lane;
     llvm::PHINode* iv;
     int64_t offset, step;
   };
   std::vector<Candidate> found;
   for (llvm::Instruction& inst : *header) {
     auto* ie = llvm::dyn_cast<llvm::InsertElementInst>(&inst);
-    if (!ie || !isInt5(ie->getType()) || !intoLaneZero(ie)) continue;
-    llvm::Value* base = underLaneZero(ie->getOperand(0));
-    if (!loop->isLoopInvariant(base)) continue;
-    auto [x, offset] = baseAndConstant(ie->getOperand(1));
+    if (!ie || !isInt5(ie->getType())) continue;
+    bool usedAsCoordinate = false;
+    for (llvm::User* u : ie->users()) {
+      auto* next = llvm::dyn_cast<llvm::InsertElementInst>(u);
+      if (!next || next->getParent() != header) usedAsCoordinate = true;
+    }
+    if (!usedAsCoordinate) continue;
+    Candidate c{ie, nullptr, {}, 0, nullptr, 0, 0};
+    llvm::Value* varying = nullptr;
+    std::set<uint64_t> seen;
+    llvm::Value* v = ie;
+    bool ok = true;
+    while (!loop->isLoopInvariant(v)) {
+      auto* link = llvm::dyn_cast<llvm::InsertElementInst>(v);
+      auto* laneConst = link ? llvm::dyn_cast<llvm::ConstantInt>(link->getOperand(2)) : nullptr;
+      if (!laneConst || link->getParent() != header) {
+        ok = false;
+        break;
+      }
+      uint64_t lane = laneConst->getZExtValue();
+      llvm::Value* x = link->getOperand(1);
+      if (seen.insert(lane).second) {  // a lane inserted again above is overwritten: skip the older one
+        if (loop->isLoopInvariant(x)) {
+          c.fixed.push_back({lane, x});
+        } else if (!varying) {
+          varying = x;
+          c.lane = lane;
+        } else {
+          ok = false;
+          break;
+        }
+      }
+      v = link->getOperand(0);
+    }
+    if (!ok || !varying) continue;
+    c.base = v;
+    auto [x, offset] = baseAndConstant(varying);
     auto* iv = llvm::dyn_cast<llvm::PHINode>(x);
     if (!iv || iv->getParent() != header) continue;
     auto [from, step] = baseAndConstant(iv->getIncomingValueForBlock(latch));
     if (from != iv || !step) continue;
+    c.iv = iv;
+    c.offset = offset;
+    c.step = step;
     // Users after the loop get the last value back from the next one; only where that is simple.
     bool simple = true;
     for (llvm::Use& u : ie->uses()) {
@@ -99,32 +136,60 @@ void reduceLoop(llvm::Loop* loop) {
           !phi->getParent()->getSinglePredecessor())
         simple = false;
     }
-    if (simple) found.push_back({ie, base, iv, offset, step});
+    if (simple) found.push_back(c);
   }
-  // Each one holds an index register through the loop: leave room for the rest of the kernel.
-  if (found.empty() || found.size() > 20) return;
+  if (found.empty()) return;
+  // Each one holds an index register through the loop: leave room for the rest of the kernel. With more,
+  // copies of one coordinate that differ only by a constant in the varying lane share an induction
+  // variable: the first copy has it, each further copy is the previous one plus a constant vector (one
+  // index-register add; selection keeps one register per such constant).
+  std::map<Candidate*, Candidate*> derivedFrom;  // copy -> the previous copy of its coordinate
+  if (found.size() > kMaxCoordinateIvs) {
+    std::map<std::tuple<llvm::Value*, std::vector<std::pair<uint64_t, llvm::Value*>>, uint64_t, llvm::PHINode*, int64_t>,
+             std::vector<Candidate*>> groups;
+    for (Candidate& c : found) {
+      std::sort(c.fixed.begin(), c.fixed.end());
+      groups[{c.base, c.fixed, c.lane, c.iv, c.step}].push_back(&c);
+    }
+    if (groups.size() > kMaxCoordinateIvs) return;
+    for (auto& [key, copies] : groups) {
+      std::stable_sort(copies.begin(), copies.end(), [](Candidate* a, Candidate* b) { return a->offset < b->offset; });
+      for (size_t k = 1; k < copies.size(); ++k) derivedFrom[copies[k]] = copies[k - 1];
+    }
+    // A derived copy is made in the loop only: values used after it are left alone.
+    for (auto& [copy, from] : derivedFrom)
+      for (llvm::User* u : copy->ie->users())
+        if (!loop->contains(llvm::cast<llvm::Instruction>(u))) return;
+  }
 
   llvm::LLVMContext& ctx = header->getContext();
   llvm::Type* i32 = llvm::Type::getInt32Ty(ctx);
   auto* int5 = llvm::FixedVectorType::get(i32, 5);
-  std::map<int64_t, llvm::Value*> stepVectors;
-  for (const Candidate& c : found) {
+  std::map<std::pair<uint64_t, int64_t>, llvm::Value*> stepVectors;  // by (lane, step)
+  std::map<Candidate*, llvm::Value*> inLoop;                         // each copy's value in the loop
+  // Derived copies right after the PHIs, in order of offset, so each follows the one it adds to.
+  llvm::Instruction* derivedAt = nullptr;
+  for (Candidate& c : found) {
+    if (derivedFrom.count(&c)) continue;
     llvm::Instruction* preEnd = pre->getTerminator();
-    // The step vector, once per step: an instruction (not a folded constant), so that selection makes
-    // it in the preheader rather than in the loop.
-    llvm::Value*& stepVec = stepVectors[c.step];
+    // The step vector, once per lane and step: an instruction (not a folded constant), so that selection
+    // makes it in the preheader rather than in the loop.
+    llvm::Value*& stepVec = stepVectors[{c.lane, c.step}];
     if (!stepVec)
       stepVec = llvm::InsertElementInst::Create(llvm::Constant::getNullValue(int5), llvm::ConstantInt::get(i32, c.step),
-                                                llvm::ConstantInt::get(i32, 0), "coord.step", preEnd);
+                                                llvm::ConstantInt::get(i32, c.lane), "coord.step", preEnd);
     llvm::IRBuilder<> pb(preEnd);
     llvm::Value* first = pb.CreateAdd(c.iv->getIncomingValueForBlock(pre), llvm::ConstantInt::get(c.iv->getType(), c.offset));
     if (first->getType() != i32) first = pb.CreateSExtOrTrunc(first, i32);
-    llvm::Value* start = pb.CreateInsertElement(c.base, first, llvm::ConstantInt::get(i32, 0), "coord.start");
+    llvm::Value* start = c.base;
+    for (auto [lane, value] : c.fixed) start = pb.CreateInsertElement(start, value, llvm::ConstantInt::get(i32, lane));
+    start = pb.CreateInsertElement(start, first, llvm::ConstantInt::get(i32, c.lane), "coord.start");
     llvm::PHINode* phi = llvm::PHINode::Create(int5, 2, "coord", header->getFirstNonPHIIt());
     llvm::IRBuilder<> lb(header->getTerminator());
     llvm::Value* next = lb.CreateAdd(phi, stepVec, "coord.next");
     phi->addIncoming(start, pre);
     phi->addIncoming(next, latch);
+    inLoop[&c] = phi;
     // After the loop: the last iteration's value is the next one minus the step.
     for (llvm::Use& u : llvm::make_early_inc_range(c.ie->uses())) {
       auto* ui = llvm::cast<llvm::Instruction>(u.getUser());
@@ -145,9 +210,32 @@ void reduceLoop(llvm::Loop* loop) {
     }
     c.ie->eraseFromParent();
   }
-  // The loop's own int5 PHIs may be left without users.
-  for (llvm::PHINode& phi : llvm::make_early_inc_range(header->phis()))
-    if (isInt5(phi.getType()) && phi.use_empty()) phi.eraseFromParent();
+  std::vector<std::pair<int64_t, Candidate*>> derived;
+  for (auto& [copy, from] : derivedFrom) derived.push_back({copy->offset, copy});
+  std::stable_sort(derived.begin(), derived.end(), [](auto& a, auto& b) { return a.first < b.first; });
+  for (auto& [offset, copy] : derived) {
+    Candidate* from = derivedFrom[copy];
+    if (!derivedAt) derivedAt = &*header->getFirstNonPHIIt();
+    llvm::Constant* delta = llvm::ConstantVector::get([&] {
+      std::vector<llvm::Constant*> lanes(5, llvm::ConstantInt::get(i32, 0));
+      lanes[copy->lane] = llvm::ConstantInt::get(i32, copy->offset - from->offset);
+      return lanes;
+    }());
+    llvm::IRBuilder<> db(derivedAt);
+    llvm::Value* value = db.CreateAdd(inLoop.at(from), delta, "coord.copy");
+    inLoop[copy] = value;
+    copy->ie->replaceAllUsesWith(value);
+    copy->ie->eraseFromParent();
+  }
+  // Insertions that built the replaced coordinates, and the loop's own int5 PHIs, may be left without users.
+  for (bool erased = true; erased;) {
+    erased = false;
+    for (llvm::Instruction& inst : llvm::make_early_inc_range(*header))
+      if (isInt5(inst.getType()) && inst.use_empty() && (llvm::isa<llvm::InsertElementInst>(inst) || llvm::isa<llvm::PHINode>(inst))) {
+        inst.eraseFromParent();
+        erased = true;
+      }
+  }
 }
 
 }  // namespace

@@ -23,6 +23,7 @@
 #include <llvm/IR/Module.h>
 #include <llvm/Support/raw_ostream.h>
 
+#include "ir_patterns.h"
 #include "selection_context.h"
 #include "tpc/cc/codegen.h"
 #include "tpc/isa/intrinsics.h"
@@ -664,6 +665,17 @@ class Selector : public SelectionContext {
   MOperand indexOperand(llvm::Value* v) {
     llvm::Value* s = llvm::getSplatValue(v);
     if (auto* c = dyn_cast<llvm::Constant>(v); c && !s && c->isNullValue()) return MOperand::ofImm(0);
+    // A constant in one dimension only (a coordinate step): the shared register for it.
+    if (auto* c = dyn_cast<llvm::Constant>(v); c && !s) {
+      int lane = -1;
+      int64_t value = 0;
+      for (unsigned k = 0; k < 5 && lane != -2; ++k) {
+        auto* e = dyn_cast_or_null<llvm::ConstantInt>(c->getAggregateElement(k));
+        if (!e) lane = -2;
+        else if (!e->isZero()) lane = lane == -1 ? static_cast<int>(k) : -2, value = e->getSExtValue();
+      }
+      if (lane >= 0) return MOperand::ofReg(coordinateConstant(static_cast<uint32_t>(lane), static_cast<int32_t>(value)));
+    }
     if (s) {
       if (auto* c = dyn_cast<llvm::Constant>(s)) return MOperand::ofImm(*immediateOf(c));
       return MOperand::ofReg(reg(s));
@@ -958,7 +970,7 @@ class Selector : public SelectionContext {
     }
     // base with x + C in a lane, when base with x in that lane is already at hand: add a constant
     // coordinate vector instead (one index-register operation, no chain through the scalar unit).
-    auto [x, constant] = baseAndConstant(ie.getOperand(1));
+    auto [x, constant] = baseAndConstant(ie.getOperand(1), /*orIsAdd=*/false);
     const auto lane = static_cast<uint32_t>(idx->getZExtValue());
     auto cacheKey = std::make_tuple(cur_, base, x, lane);
     if (constant != 0) {
@@ -1377,19 +1389,6 @@ class Selector : public SelectionContext {
     emit(zero, 0);
     emit(set, 0);
     return coordinateConstants_[key] = r;
-  }
-
-  // Splits a scalar into a base value and a constant: x + C -> (x, C).
-  static std::pair<llvm::Value*, int64_t> baseAndConstant(llvm::Value* x) {
-    int64_t c = 0;
-    while (auto* add = dyn_cast<llvm::BinaryOperator>(x)) {
-      if (add->getOpcode() != llvm::Instruction::Add) break;
-      auto* k = dyn_cast<llvm::ConstantInt>(add->getOperand(1));
-      if (!k) break;
-      c += k->getSExtValue();
-      x = add->getOperand(0);
-    }
-    return {x, c};
   }
 
   // Coordinates made by inserting `x + C` into dimension 0 of a base vector: the access is at

@@ -309,7 +309,10 @@ std::vector<std::string> clangArguments(const FrontendOptions& options) {
       "-Wno-main-return-type", "-Wno-unused-value",
       // The core computes in bf16 and f16 directly: C operators on them round once, in their own type, not
       // through float as C's excess precision would.
-      "-fbfloat16-excess-precision=none", "-ffloat16-excess-precision=none"};
+      "-fbfloat16-excess-precision=none", "-ffloat16-excess-precision=none",
+      // Kernel loops terminate (C11's assumption, for C99 too): a loop stepping by a vector's width to a
+      // bound that is not a multiple of it then has a trip count, so it unrolls and becomes a hardware loop.
+      "-ffinite-loops"};
   // Line tables always (they locate the backend's errors); variables with -g.
   if (options.debugInfo) *std::find(args.begin(), args.end(), "-debug-info-kind=line-tables-only") = "-debug-info-kind=constructor";
   if (options.cplusplus) args.insert(args.end(), {"-x", "c++", "-std=c++17"});

@@ -51,6 +51,10 @@ struct IntrinsicInfo {
   size_t requiredParams() const;                      // parameters before the first default
 };
 
+// A computation on its arguments alone (SPU and VPU instructions, the index space): no memory, no other
+// effect. Its builtin is declared __attribute__((const)), so LLVM may merge, hoist and delete calls.
+bool isPure(const IntrinsicInfo& in);
+
 const std::vector<IntrinsicInfo>& allIntrinsics();
 const IntrinsicInfo* findIntrinsic(std::string_view name);
 
