@@ -36,6 +36,10 @@ CASES = [
     ("column_sum_f32", "column_sum_f32.c", run_samples.spec_column_sum_f32, (64, 64), (128, 64), 64, "rows"),
     ("staged_local_f32", "staged_local_f32.c", run_samples.spec_staged_local_f32, (1, 256 * 16),
      (1, 256 * 32), 64, "cols"),
+    ("convert_f32_to_bf16", "convert_f32_to_bf16.c", run_samples.spec_convert_f32_to_bf16, (1, 128 * 64),
+     (1, 128 * 128), 128, "cols"),
+    ("convert_bf16_to_f32", "convert_bf16_to_f32.c", run_samples.spec_convert_bf16_to_f32, (1, 128 * 64),
+     (1, 128 * 128), 128, "cols"),
 ]
 
 
