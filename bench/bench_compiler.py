@@ -45,6 +45,10 @@ CASES = [
     ("softmax_f32", "softmax_f32.c", run_samples.spec_softmax_f32, (2, 64 * 32), (2, 64 * 64), 64, "cols"),
     # (m, k, n): output rows of n columns, k multiply-accumulates each.
     ("matmul_f32", "matmul_f32.c", run_samples.spec_matmul_f32, (2, 32, 64 * 8), (2, 32, 64 * 16), 64, "n"),
+    ("convert_f32_to_bf16", "convert_f32_to_bf16.c", run_samples.spec_convert_f32_to_bf16, (1, 128 * 64),
+     (1, 128 * 128), 128, "cols"),
+    ("convert_bf16_to_f32", "convert_bf16_to_f32.c", run_samples.spec_convert_bf16_to_f32, (1, 128 * 64),
+     (1, 128 * 128), 128, "cols"),
 ]
 
 

@@ -219,6 +219,44 @@ def spec_matmul_f32(m, k, n):
                 shape=[m, n], shapes={"a.npy": [m, k], "b.npy": [k, n]})
 
 
+def f32_bits(x):
+    return struct.unpack("<I", struct.pack("<f", x))[0]
+
+
+def bf16_round_bits(x):
+    """bf16 bits of an f32 value as the core rounds it (nearest even): NaN gives the canonical 0x7fc0,
+    denormal inputs read as signed zeros, overflow gives infinity."""
+    b = f32_bits(x)
+    exp = (b >> 23) & 0xFF
+    if exp == 0xFF:
+        return 0x7FC0 if b & 0x7FFFFF else b >> 16
+    if exp == 0:
+        return (b >> 16) & 0x8000
+    return ((b + 0x7FFF + ((b >> 16) & 1)) >> 16) & 0xFFFF
+
+
+def convert_inputs(n):
+    """f32 values for the conversion samples: ordinary ones, ties, and the special values."""
+    special = [float("inf"), float("-inf"), float("nan"), 1e-40, -1e-40, 0.0, -0.0, 3.4028234663852886e38,
+               f32(1.0 + 2.0 ** -8), f32(1.0 + 3 * 2.0 ** -8), f32(-(1.0 + 2.0 ** -8)), 1.1754943508222875e-38]
+    return [special[i // 7 % len(special)] if i % 7 == 3 else f32(((i * 7919) % 2003 - 1001) * 0.0137)
+            for i in range(n)]
+
+
+def spec_convert_f32_to_bf16(rows, cols):
+    x = convert_inputs(rows * cols)
+    return dict(inputs=[("x.npy", "<f4", x, "")],
+                output=("out.npy", "bf16", [bf16_round_bits(v) for v in x]), shape=[rows, cols])
+
+
+def spec_convert_bf16_to_f32(rows, cols):
+    x = [bf16_round_bits(v) for v in convert_inputs(rows * cols)]
+    x = [0x7F80 if (b & 0x7FFF) > 0x7F80 else b for b in x]  # no NaN (the comparison is by value)
+    want = [0.0 if (b & 0x7F80) == 0 else bf16_value(b) for b in x]  # denormals read as zeros
+    return dict(inputs=[("x.npy", "<u2", x, ":bf16")], output=("out.npy", "f32", want), shape=[rows, cols],
+                index_space=[(cols + 127) // 128, rows])
+
+
 # (name, source, spec, shape, what)
 SAMPLES = [
     ("add_f32 (asm)", "asm/add_f32.s", spec_add_f32, (3, 100), "out = a + b, f32"),
@@ -242,6 +280,10 @@ SAMPLES = [
     ("row_sum_f32", "tpc-c/row_sum_f32.c", spec_row_sum_f32, (5, 150), "sum along dim 0, v_f32_reduce_add"),
     ("softmax_f32", "tpc-c/softmax_f32.c", spec_softmax_f32, (4, 150), "softmax along dim 0 (rtol 1e-5)"),
     ("matmul_f32", "tpc-c/matmul_f32.c", spec_matmul_f32, (5, 7, 100), "(5,7) x (7,100), v_f32_mac_b"),
+    ("convert_f32_to_bf16", "tpc-c/convert_f32_to_bf16.c", spec_convert_f32_to_bf16, (3, 128 * 5 + 77),
+     "f32 -> bf16, NaN, inf, denormals, ties"),
+    ("convert_bf16_to_f32", "tpc-c/convert_bf16_to_f32.c", spec_convert_bf16_to_f32, (3, 128 * 5 + 77),
+     "bf16 -> f32"),
     # Rows long enough for the modulo-scheduled loops at -O2 (unrolled 16 times, or 8 by pragma), with
     # per-core trip counts of the unrolled loop of about 1, 2 and 6 and ragged remainders: the prologue
     # and epilogue alone, one pass of the kernel, several, and the fallback loop for short trip counts.

@@ -110,6 +110,8 @@ std::string validateSlot(const SlotInsn& insn) {
     if (insn.field(SwitchField::Part) >= ratio)
       return fmt::format("{}: part {} out of range for a 1:{} width change", info.mnemonic,
                          insn.field(SwitchField::Part), ratio);
+    if (insn.field(SwitchField::Layout) && ratio == 1)
+      return fmt::format("{}: layout=interleaved needs types of different widths", info.mnemonic);
   }
   if (info.allowsField(SwitchField::LutShift) && insn.field(SwitchField::LutShift) > 16)
     return fmt::format("{}: shift {} out of range (0..16)", info.mnemonic, insn.field(SwitchField::LutShift));

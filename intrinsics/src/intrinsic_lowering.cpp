@@ -167,6 +167,17 @@ std::vector<DualGroupMove> dualGroupMoves(const IntrinsicInfo& info, const Const
   return moves;
 }
 
+uint32_t convertAllPartSwitches(const IntrinsicInfo& info, const ConstantParam& constant, uint32_t sw, uint32_t part) {
+  bool linear = has(info, "options") && (requireConstantParam(info, constant, "options") & kSwLinear);
+  sw = switchField(SwitchField::Layout).set(sw, linear ? 0u : 1u);
+  return switchField(SwitchField::Part).set(sw, part);
+}
+
+int convertAllSourceParam(const IntrinsicInfo& info) {
+  int k = info.paramIndex("src");
+  return k >= 0 ? k : info.paramIndex("a");
+}
+
 ConversionInsn cConversion(bool vector, DType from, DType to) {
   ConversionInsn c{vector ? InsnId::VpuConvert : InsnId::SpuConvert, from, 0};
   c.sw = switchField(SwitchField::Dt2).set(0, static_cast<uint32_t>(to));

@@ -28,7 +28,8 @@ struct ValueSlot {
   ValueKind kind = ValueKind::Scalar;
   isa::RegFile file = isa::RegFile::None;
   uint8_t reg = 0;
-  int arg = -1;  // argument index (inputs only)
+  int arg = -1;     // argument index (inputs only)
+  int member = -1;  // the member of a pair (float128, ...) argument or result, -1 for a whole value
 };
 
 // The byte offset of a register in sim::RegisterFile.
@@ -52,6 +53,7 @@ struct CallPlan {
   std::vector<PlanStep> steps;
   bool hasResult = false;
   ValueSlot result;
+  std::vector<ValueSlot> resultMembers;  // a pair result: one slot per member (result unused)
   int resultArg = -1;  // ReturnArg, CopyArg
   int tensorArg = -1;  // the argument with the tensor number of a step with runtimeTensor
 };

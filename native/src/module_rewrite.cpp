@@ -107,6 +107,26 @@ class PlanBuilder {
     plan_.inputs.push_back(v);
   }
 
+  // Member `member` of the pair argument `arg`, into a new register (reg < 0) or into register `reg`.
+  isa::Operand inputMember(int arg, int member, uint32_t kinds, int reg = -1) {
+    llvm::Type* pair = inst_.getOperand(static_cast<unsigned>(arg))->getType();
+    ValueSlot v = slotFor(memberType(pair, member), kinds, "a pair member");
+    if (reg >= 0) v.reg = static_cast<uint8_t>(reg);
+    v.arg = arg;
+    v.member = member;
+    plan_.inputs.push_back(v);
+    return isa::Operand{v.file, v.reg};
+  }
+
+  // Member `member` of a pair result.
+  isa::Operand resultMember(int member, uint32_t kinds) {
+    ValueSlot v = slotFor(memberType(inst_.getType(), member), kinds, "a pair result");
+    v.member = member;
+    plan_.resultMembers.push_back(v);
+    plan_.hasResult = true;
+    return isa::Operand{v.file, v.reg};
+  }
+
   isa::Operand result(uint32_t dstKinds) {
     plan_.result = slotFor(inst_.getType(), dstKinds, "a result");
     plan_.hasResult = true;
@@ -130,6 +150,12 @@ class PlanBuilder {
     llvm::raw_string_ostream os(s);
     t->print(os);
     return s;
+  }
+
+  llvm::Type* memberType(llvm::Type* pair, int member) {
+    auto* st = llvm::dyn_cast<llvm::StructType>(pair);
+    if (!st || st->getNumElements() != 2) unsupported(fmt::format("{}: a pair of type {}", plan_.name, typeName(pair)));
+    return st->getElementType(static_cast<unsigned>(member));
   }
 
   llvm::Instruction& inst_;
@@ -160,6 +186,8 @@ class IntrinsicPlanner {
         case isa::Lowering::Reinterpret: reinterpret(); break;
         case isa::Lowering::MovDualGroup: movDualGroup(false); break;
         case isa::Lowering::MovDualGroupAll: movDualGroup(true); break;
+        case isa::Lowering::ConvertAllNarrow: convertAll(false); break;
+        case isa::Lowering::ConvertAllWiden: convertAll(true); break;
       }
     } catch (const isa::IntrinsicLoweringError& e) {
       unsupported(fmt::format("{}: {}", info_.name, e.what()));
@@ -367,6 +395,32 @@ class IntrinsicPlanner {
     }
   }
 
+  // Two interleaved converts between a pair and one register, as the compiler lowers them.
+  void convertAll(bool widen) {
+    isa::SlotInsn base = make(InsnId::VpuConvert);
+    Predicate p = predicate();
+    if (p.never) return returnIncome();
+    const uint32_t v = kindBit(RegFile::V);
+    int src = isa::convertAllSourceParam(info_), income = isa::intrinsicIncomeParam(info_);
+    isa::Operand one = widen ? b_.input(src, v) : b_.result(v);
+    isa::Operand pair[2];
+    for (int k = 0; k < 2; ++k) pair[k] = widen ? b_.resultMember(k, v) : b_.inputMember(src, k, v);
+    if (!p.always) {  // what the predicate disables keeps the income
+      if (widen)
+        for (int k = 0; k < 2; ++k) b_.inputMember(income, k, v, pair[k].index);
+      else
+        b_.preload(income, one);
+    }
+    for (uint32_t part = 0; part < 2; ++part) {
+      isa::SlotInsn m = base;
+      m.sw = isa::convertAllPartSwitches(info_, constants(), base.sw, part);
+      m.src[0] = widen ? one : pair[part];
+      m.dst = widen ? pair[part] : one;
+      applyPredicate(m, p);
+      b_.step(m);
+    }
+  }
+
   llvm::CallInst& call_;
   const isa::IntrinsicInfo& info_;
   PlanBuilder b_;
@@ -518,7 +572,16 @@ class Thunks {
                                                   : static_cast<llvm::Value*>(b.getInt32(0));
         llvm::Value* planPtr = b.CreateIntToPtr(llvm::ConstantInt::get(i64_, reinterpret_cast<uint64_t>(&plan)), ptr_);
         b.CreateCall(exec_, {planPtr, tensor});
-        if (plan.hasResult) result = loadResult(b, f, plan.result, inst.getType());
+        if (plan.hasResult && !plan.resultMembers.empty()) {
+          auto* st = llvm::cast<llvm::StructType>(inst.getType());
+          result = llvm::PoisonValue::get(st);
+          for (const ValueSlot& m : plan.resultMembers) {
+            unsigned k = static_cast<unsigned>(m.member);
+            result = b.CreateInsertValue(result, loadResult(b, f, m, st->getElementType(k)), k);
+          }
+        } else if (plan.hasResult) {
+          result = loadResult(b, f, plan.result, inst.getType());
+        }
         break;
       }
     }
@@ -571,6 +634,7 @@ class Thunks {
   }
 
   void storeInput(llvm::IRBuilder<>& b, llvm::Function& f, const ValueSlot& in, llvm::Value* v) {
+    if (in.member >= 0) v = b.CreateExtractValue(v, static_cast<unsigned>(in.member));
     llvm::Value* at = registerAddress(b, f, in);
     llvm::Type* t = v->getType();
     switch (in.kind) {

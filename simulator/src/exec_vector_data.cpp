@@ -102,22 +102,46 @@ template <DType T> void vUnpack(Core& c, const DecodedSlot& d) {
   commitLanes(c, d, out);
 }
 
-// convert: between widths, `part` selects which part of the wider register is read or written.
+// convert: between widths, `part` selects which part of the register with more lanes is read or written:
+// lanes [part*n, part*n + n) (layout=block) or lanes part, part + r, part + 2r, ... (layout=interleaved, r the
+// width ratio). The lanes of the destination outside the part keep their value. A vector predicate bit
+// belongs to a destination lane, except that an interleaved convert to a wider type (fewer lanes) takes
+// the bit of the source lane it reads: the predicate of v_convert_bf16_to_f32_all_vb is a bool128 of the
+// bf16 lanes.
 template <DType From, DType To> void vConvert(Core& c, const DecodedSlot& d) {
   constexpr int kFrom = kLanes<From>, kTo = kLanes<To>;
   constexpr int kN = kFrom < kTo ? kFrom : kTo;
+  constexpr int kRatio = (kFrom > kTo ? kFrom : kTo) / kN;
   auto rm = static_cast<isa::RoundingMode>(d.field(SwitchField::Rm));
   bool sat = d.field(SwitchField::Sat);
   int part = static_cast<int>(d.field(SwitchField::Part));
-  int srcBase = kFrom > kTo ? part * kN : 0;
-  int dstBase = kTo > kFrom ? part * kN : 0;
+  const bool interleaved = d.field(SwitchField::Layout) != 0;
   alignas(64) St<To> out[kTo];
   std::memcpy(out, c.r.v[d.dst].bytes, 256);
   const St<From>* a = vsrc<From>(c, d, 0);
-  if (rm == isa::RoundingMode::SR) {
-    for (int i = 0; i < kN; ++i) out[dstBase + i] = sem::convert<From, To>(a[srcBase + i], rm, sat, c.nextRandom());
-  } else {
-    for (int i = 0; i < kN; ++i) out[dstBase + i] = sem::convert<From, To>(a[srcBase + i], rm, sat, 0);
+  if (!interleaved) {
+    int srcBase = kFrom > kTo ? part * kN : 0;
+    int dstBase = kTo > kFrom ? part * kN : 0;
+    if (rm == isa::RoundingMode::SR) {
+      for (int i = 0; i < kN; ++i) out[dstBase + i] = sem::convert<From, To>(a[srcBase + i], rm, sat, c.nextRandom());
+    } else {
+      for (int i = 0; i < kN; ++i) out[dstBase + i] = sem::convert<From, To>(a[srcBase + i], rm, sat, 0);
+    }
+    commitLanes(c, d, out);
+    return;
+  }
+  // Lane k of the part is lane k * kRatio + part of the register with more lanes.
+  constexpr int kSrcStep = kFrom > kTo ? kRatio : 1, kDstStep = kTo > kFrom ? kRatio : 1;
+  const int srcBase = kFrom > kTo ? part : 0, dstBase = kTo > kFrom ? part : 0;
+  const bool srcPredicate = kFrom > kTo && d.predVector;
+  for (int k = 0; k < kN; ++k) {
+    int s = srcBase + k * kSrcStep, t = dstBase + k * kDstStep;
+    if (srcPredicate && !laneEnabled(c, d, s)) continue;
+    out[t] = sem::convert<From, To>(a[s], rm, sat, rm == isa::RoundingMode::SR ? c.nextRandom() : 0);
+  }
+  if (srcPredicate) {
+    std::memcpy(c.r.v[d.dst].bytes, out, 256);
+    return;
   }
   commitLanes(c, d, out);
 }

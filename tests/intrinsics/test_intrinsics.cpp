@@ -177,8 +177,13 @@ TEST(Intrinsics, RowsAgreeWithTheirInstruction) {
     if (insn.hasDType()) EXPECT_TRUE(insn.allowsType(in.dtype)) << insn.mnemonic << " does not allow the row's data type";
     if (insn.allowsField(SwitchField::Dt2)) {
       EXPECT_TRUE(insn.allowsType(in.dt2));
-      // Vector select and convert rows keep the lane count (scalar converts may change the width).
-      if (insn.slot == Slot::Vpu)
+      // Vector select and convert rows keep the lane count (scalar converts may change the width), except
+      // the pair converts, which move between a pair and one register of half the lane width.
+      bool pair = in.lowering == Lowering::ConvertAllNarrow || in.lowering == Lowering::ConvertAllWiden;
+      if (pair)
+        EXPECT_EQ(dtypeSize(in.lowering == Lowering::ConvertAllNarrow ? in.dtype : in.dt2),
+                  2 * dtypeSize(in.lowering == Lowering::ConvertAllNarrow ? in.dt2 : in.dtype));
+      else if (insn.slot == Slot::Vpu)
         EXPECT_EQ(dtypeSize(in.dtype), dtypeSize(in.dt2)) << "select and convert rows keep the lane width";
     } else {
       EXPECT_EQ(in.dtype, in.dt2);
@@ -228,6 +233,13 @@ TEST(Intrinsics, RowsAgreeWithTheirInstruction) {
       case Lowering::MovDualGroupAll:
         EXPECT_EQ(in.insn, InsnId::VpuMovDualGroup);
         for (const char* p : {"a", "b", "switches", "income"}) EXPECT_GE(in.paramIndex(p), 0) << p;
+        break;
+      case Lowering::ConvertAllNarrow:
+      case Lowering::ConvertAllWiden:
+        EXPECT_EQ(in.insn, InsnId::VpuConvert);
+        EXPECT_TRUE(insn.allowsField(SwitchField::Layout));
+        EXPECT_TRUE(in.paramIndex("src") >= 0 || in.paramIndex("a") >= 0);
+        predicated = in.paramIndex("options") < 0;
         break;
       case Lowering::StTnsrLow:
       case Lowering::StTnsrHigh:

@@ -162,8 +162,64 @@ void preferUnrollEpilogue() {
   (void)done;
 }
 
+// Clang's ABI passes a pair (float128, ...) argument `byval`, as a pointer to a copy in local memory. The
+// builtins (__tpc_<name>) take pairs by value instead: the members are loaded before the call, so that SROA
+// keeps pairs in registers and selection sees an aggregate value of two vector registers.
+static void passPairsByValue(llvm::Module& module) {
+  std::vector<llvm::Function*> builtins;
+  for (llvm::Function& f : module)
+    if (f.isDeclaration() && f.getName().starts_with("__tpc_"))
+      for (llvm::Argument& a : f.args())
+        if (a.hasByValAttr()) {
+          builtins.push_back(&f);
+          break;
+        }
+  for (llvm::Function* old : builtins) {
+    std::vector<llvm::Type*> params;
+    for (llvm::Argument& a : old->args()) params.push_back(a.hasByValAttr() ? a.getParamByValType() : a.getType());
+    auto* type = llvm::FunctionType::get(old->getReturnType(), params, false);
+    llvm::Function* f = llvm::Function::Create(type, old->getLinkage(), "", module);
+    f->takeName(old);
+    f->setAttributes(llvm::AttributeList::get(module.getContext(), old->getAttributes().getFnAttrs(), {}, {}));
+    std::vector<llvm::CallInst*> calls;
+    for (llvm::User* u : old->users()) {
+      auto* call = llvm::dyn_cast<llvm::CallInst>(u);
+      if (!call || call->getCalledFunction() != old)
+        throw CodegenError(fmt::format("'{}' is used other than called", f->getName().str()), SourceLoc{});
+      calls.push_back(call);
+    }
+    for (llvm::CallInst* call : calls) {
+      llvm::IRBuilder<> b(call);
+      std::vector<llvm::Value*> args;
+      for (unsigned k = 0; k < call->arg_size(); ++k) {
+        llvm::Value* v = call->getArgOperand(k);
+        llvm::Argument* a = old->getArg(k);
+        if (a->hasByValAttr()) {
+          auto* st = llvm::dyn_cast<llvm::StructType>(a->getParamByValType());
+          if (!st) throw CodegenError(fmt::format("'{}': a by-value argument that is not a pair", f->getName().str()),
+                                      SourceLoc{});
+          llvm::Value* agg = llvm::PoisonValue::get(st);
+          for (unsigned e = 0; e < st->getNumElements(); ++e) {
+            llvm::Value* at = b.CreateStructGEP(st, v, e);
+            agg = b.CreateInsertValue(agg, b.CreateLoad(st->getElementType(e), at), e);
+          }
+          v = agg;
+        }
+        args.push_back(v);
+      }
+      llvm::CallInst* repl = b.CreateCall(f, args);
+      repl->setDebugLoc(call->getDebugLoc());
+      repl->takeName(call);
+      call->replaceAllUsesWith(repl);
+      call->eraseFromParent();
+    }
+    old->eraseFromParent();
+  }
+}
+
 void optimizeModule(llvm::Module& module, int optLevel, int unrollCount) {
   preferUnrollEpilogue();
+  passPairsByValue(module);
   llvm::Function* entry = findEntry(module);
   // Helper functions exist only inlined into the kernel.
   for (llvm::Function& f : module) {

@@ -49,6 +49,8 @@ class Lowerer {
       case isa::Lowering::MovDualGroupAll: return movDualGroup(true);
       case isa::Lowering::TensorDimSize:
       case isa::Lowering::TensorDimStride: return tensorQuery();
+      case isa::Lowering::ConvertAllNarrow: return convertAll(false);
+      case isa::Lowering::ConvertAllWiden: return convertAll(true);
     }
     error("unknown lowering");
   }
@@ -330,6 +332,57 @@ class Lowerer {
       MInst mov = makeInst(InsnId::VpuMov, info_.dtype, Reg{});
       mov.src[0] = MOperand::ofReg(dst);
       finish(mov, p);
+    }
+  }
+
+  // The two registers of a pair (float128, ...): an aggregate value's, or a constant's members.
+  std::vector<Reg> pairRegs(llvm::Value* v) {
+    if (auto* c = dyn_cast<llvm::Constant>(v)) {
+      std::vector<Reg> out;
+      for (unsigned k = 0; k < 2; ++k) {
+        llvm::Constant* e = c->getAggregateElement(k);
+        if (!e) error("a pair argument that is not a pair");
+        out.push_back(cx_.vectorReg(e));
+      }
+      return out;
+    }
+    const std::vector<Reg>& rs = cx_.valueRegs(v);
+    if (rs.size() != 2) error("a pair argument that is not a pair");
+    return rs;
+  }
+
+  // v_convert_f32_to_bf16_all and convert_float128_to_bfloat128 (narrow: the pair into one register),
+  // v_convert_bf16_to_f32_all and convert_bfloat128_to_float128 (widen: one register into the pair result):
+  // two converts (tpc/isa/intrinsic_lowering.h).
+  void convertAll(bool widen) {
+    MInst m0 = base(InsnId::VpuConvert);
+    Predicate p = predicate();
+    if (p.never) return returnIncome();
+    llvm::Value* from = call_.getArgOperand(static_cast<unsigned>(isa::convertAllSourceParam(info_)));
+    std::vector<Reg> src = widen ? std::vector<Reg>{cx_.vectorReg(from)} : pairRegs(from);
+    std::vector<Reg> dst = widen ? std::vector<Reg>(cx_.valueRegs(&call_)) : std::vector<Reg>{cx_.valueReg(&call_)};
+    if (dst.size() != (widen ? 2u : 1u)) error("the result is not of the intrinsic's type");
+    if (!p.always) {  // lanes (or everything) the predicate disables keep the income
+      std::vector<Reg> in = widen ? pairRegs(income()) : std::vector<Reg>{cx_.vectorReg(income())};
+      for (size_t k = 0; k < dst.size(); ++k) cx_.emitRegCopy(dst[k], in[k]);
+    }
+    for (uint32_t part = 0; part < 2; ++part) {
+      MInst m = m0;
+      try {
+        m.sw = isa::convertAllPartSwitches(info_, constants(), m0.sw, part);
+      } catch (const isa::IntrinsicLoweringError& e) {
+        error(e.what());
+      }
+      m.src[0] = MOperand::ofReg(src[widen ? 0 : part]);
+      m.dst = dst[widen ? part : 0];
+      // convert reads its destination (F_READS_DST): narrowing writes every other lane and the second
+      // convert keeps the first one's; where nothing is kept the old value is undefined.
+      m.dstIsRead = true;
+      if (!p.always) {
+        m.pred = p.reg;
+        m.predNegate = p.negate;
+      }
+      cx_.emitInst(m);
     }
   }
 

@@ -51,6 +51,17 @@ struct DualGroupMove {
 };
 std::vector<DualGroupMove> dualGroupMoves(const IntrinsicInfo& info, const ConstantParam& constant, bool all);
 
+// v_convert_f32_to_bf16_all / v_convert_bf16_to_f32_all and the high-level convert_float128_to_bfloat128 /
+// convert_bfloat128_to_float128 (Lowering::ConvertAllNarrow / ConvertAllWiden): two converts, part 0 for the
+// pair's .v1 and part 1 for .v2, with layout=interleaved (the even and the odd lanes of the bf16 register;
+// the `_all` intrinsics, and the high-level ones by default) or layout=block (lanes 0-63 and 64-127; the
+// high-level ones with SW_LINEAR). Returns the switch word of the convert of `part` from the call's `sw`
+// (intrinsicSwitchWord).
+uint32_t convertAllPartSwitches(const IntrinsicInfo& info, const ConstantParam& constant, uint32_t sw, uint32_t part);
+
+// The parameter converted by a ConvertAll lowering (`src`, or `a` for the high-level forms).
+int convertAllSourceParam(const IntrinsicInfo& info);
+
 // A C conversion (float <-> integer, float <-> float) of a scalar or of a vector of the same lane count as
 // one convert instruction: its data type and switch word. `from` and `to` are the operand types (with the
 // signedness the conversion gives them); C converts floats to integers by truncation toward zero.

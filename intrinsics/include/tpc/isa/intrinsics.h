@@ -31,6 +31,8 @@ enum class Lowering : uint8_t {
   StTnsrHigh,        // tensor store of the high half of the lanes (st_tnsr half=high)
   TensorDimSize,     // get_dim_size(a, dim): ld_tdesc fn=0 of tensor a
   TensorDimStride,   // get_dim_stride(a, dim): ld_tdesc fn=1
+  ConvertAllNarrow,  // v_convert_f32_to_bf16_all: pair src -> convert layout=interleaved part=0 (src.v1), part=1 (src.v2)
+  ConvertAllWiden,   // v_convert_bf16_to_f32_all: src -> pair: .v1 = convert part=0, .v2 = part=1 (layout=interleaved)
 };
 
 struct IntrinsicParam {
