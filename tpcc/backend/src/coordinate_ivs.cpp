@@ -152,14 +152,22 @@ void reduceLoop(llvm::Loop* loop) {
       groups[{c.base, c.fixed, c.lane, c.iv, c.step}].push_back(&c);
     }
     if (groups.size() > kMaxCoordinateIvs) return;
+    // A copy whose value is also used after the loop keeps an induction variable of its own (its last
+    // value comes back from the next one).
+    auto usedAfterLoop = [&](const Candidate* c) {
+      for (llvm::User* u : c->ie->users())
+        if (!loop->contains(llvm::cast<llvm::Instruction>(u))) return true;
+      return false;
+    };
+    size_t ivs = 0;
     for (auto& [key, copies] : groups) {
       std::stable_sort(copies.begin(), copies.end(), [](Candidate* a, Candidate* b) { return a->offset < b->offset; });
-      for (size_t k = 1; k < copies.size(); ++k) derivedFrom[copies[k]] = copies[k - 1];
+      for (size_t k = 0; k < copies.size(); ++k) {
+        if (k > 0 && !usedAfterLoop(copies[k])) derivedFrom[copies[k]] = copies[k - 1];
+        else ++ivs;
+      }
     }
-    // A derived copy is made in the loop only: values used after it are left alone.
-    for (auto& [copy, from] : derivedFrom)
-      for (llvm::User* u : copy->ie->users())
-        if (!loop->contains(llvm::cast<llvm::Instruction>(u))) return;
+    if (ivs > kMaxCoordinateIvs) return;
   }
 
   llvm::LLVMContext& ctx = header->getContext();
@@ -215,6 +223,12 @@ void reduceLoop(llvm::Loop* loop) {
   std::stable_sort(derived.begin(), derived.end(), [](auto& a, auto& b) { return a.first < b.first; });
   for (auto& [offset, copy] : derived) {
     Candidate* from = derivedFrom[copy];
+    if (copy->offset == from->offset) {  // the same coordinate, built again
+      inLoop[copy] = inLoop.at(from);
+      copy->ie->replaceAllUsesWith(inLoop[copy]);
+      copy->ie->eraseFromParent();
+      continue;
+    }
     if (!derivedAt) derivedAt = &*header->getFirstNonPHIIt();
     llvm::Constant* delta = llvm::ConstantVector::get([&] {
       std::vector<llvm::Constant*> lanes(5, llvm::ConstantInt::get(i32, 0));
