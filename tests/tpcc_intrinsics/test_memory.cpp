@@ -208,6 +208,51 @@ TEST_P(Memory, GlobalMemoryBool) {
   expectElements(r.tensors[1], want, "s_i1_ld_g/s_i1_st_g");
 }
 
+// A tensor's data is global memory: a global store and a later tensor load of the same element (and a
+// tensor store and a later global load) are ordered, whatever the scheduler would rather do.
+const char* const kGlobalAndTensorOrder = R"(
+void main(tensor io, tensor jo, tensor x, tensor out1, tensor out2)
+{
+    const int5 s = get_index_space_offset();
+    const int5 e = s + get_index_space_size();
+    for (int v = s[0]; v < e[0]; v++) {
+        int5 c = {v * 64, 0, 0, 0, 0};
+        float64 before = v_f32_ld_tnsr_b(c, io);
+        s_f32_st_g(gen_addr(c, io), 42.0f);
+        float64 after = v_f32_ld_tnsr_b(c, io);
+        v_f32_st_tnsr(c, out1, after - before);
+        v_f32_st_tnsr(c, jo, v_f32_ld_tnsr_b(c, x));
+        float first = s_f32_ld_g(gen_addr(c, jo));
+        v_f32_st_tnsr(c, out2, first);
+    }
+}
+)";
+
+TEST_P(Memory, GlobalStoresAndTensorAccessesStayInOrder) {
+  auto text = build(kGlobalAndTensorOrder);
+  if (text.empty()) return;
+  const Type& t = type("f32");
+  const int64_t n = 64 * 3;
+  std::vector<uint32_t> io(n), jo(n), xs(n);
+  for (int64_t i = 0; i < n; ++i) {
+    io[static_cast<size_t>(i)] = bitsOf(static_cast<float>(i));
+    jo[static_cast<size_t>(i)] = bitsOf(-1.0f);
+    xs[static_cast<size_t>(i)] = bitsOf(static_cast<float>(1000 + i));
+  }
+  RunResult r = exec(text, {makeTensor(t, {n}, io), makeTensor(t, {n}, jo), makeTensor(t, {n}, xs), makeTensor(t, {n}),
+                            makeTensor(t, {n})},
+                     {}, {n / 64, 1, 1, 1, 1});
+  if (r.tensors.empty()) return;
+  std::vector<uint32_t> diff(n), first(n);
+  for (int64_t i = 0; i < n; ++i) {
+    int64_t lane0 = i / 64 * 64;
+    diff[static_cast<size_t>(i)] = bitsOf(i == lane0 ? 42.0f - static_cast<float>(i) : 0.0f);
+    first[static_cast<size_t>(i)] = bitsOf(static_cast<float>(1000 + lane0));
+  }
+  expectElements(r.tensors[3], diff, "ld_tnsr after s_st_g of the same element");
+  expectElements(r.tensors[4], first, "s_ld_g after st_tnsr of the same element");
+}
+
 // ------------------------------------------------------------------------------------------ tensor forms
 
 const char* const kTensorForms = R"(

@@ -73,6 +73,12 @@ int memoryKey(const MInst& mi) {
   }
 }
 
+// A tensor's data is global memory: a global access may touch any tensor.
+bool sameMemory(int a, int b) {
+  auto isTensor = [](int k) { return k >= 0 && k < 100; };
+  return a == b || (a == 200 && isTensor(b)) || (b == 200 && isTensor(a));
+}
+
 bool writesMemory(const MInst& mi) {
   return isa::insnInfo(mi.op).slot == isa::Slot::Store || memoryKey(mi) == 300;
 }
@@ -159,7 +165,7 @@ std::vector<Edge> dependences(const std::vector<MInst>& body) {
     if (m < 0) continue;
     for (int j = 0; j < n; ++j) {
       const MInst& b = body[static_cast<size_t>(j)];
-      if (memoryKey(b) != m || (!writesMemory(a) && !writesMemory(b))) continue;
+      if (!sameMemory(memoryKey(b), m) || (!writesMemory(a) && !writesMemory(b))) continue;
       if (i < j && !disjointWithin(a, b)) edges.push_back({i, j, writesMemory(a) ? 1 : 0, 0});
       if (!disjointAcross(a, b)) edges.push_back({i, j, 1, 1});
     }

@@ -36,6 +36,19 @@ Memory memoryOf(InsnId op) {
 }
 
 // Stores, and prints (whose order is their output's order).
+using MemoryKey = std::pair<Memory, uint32_t>;  // the tensor's number for Memory::Tensor, else 0
+
+MemoryKey memoryKeyOf(const MInst& mi) {
+  Memory kind = memoryOf(mi.op);
+  return {kind, kind == Memory::Tensor ? isa::switchField(isa::SwitchField::Tensor).get(mi.sw) : 0u};
+}
+
+// A tensor's data is global memory: a global access (through gen_addr) may touch any tensor.
+bool sameMemory(const MemoryKey& a, const MemoryKey& b) {
+  return a == b || (a.first == Memory::Global && b.first == Memory::Tensor) ||
+         (a.first == Memory::Tensor && b.first == Memory::Global);
+}
+
 bool isStore(InsnId op) { return isa::insnInfo(op).slot == isa::Slot::Store || memoryOf(op) == Memory::Printf; }
 
 // One instruction to place: a machine instruction or a block-ending jump/halt.
@@ -126,6 +139,9 @@ int loopBodyLength(const BlockSchedule& bs, int body) {
   std::map<uint32_t, Access> regs;
   std::map<std::pair<Memory, uint32_t>, std::pair<int, int>> memory;  // first load, last store cycles
   std::map<std::pair<Memory, uint32_t>, int> firstStore;
+  // With a global access in the body, every tensor counts as global memory (they may be the same bytes).
+  bool global = false;
+  for (int i = 0; i < body; ++i) global = global || memoryOf(bs.nodes[static_cast<size_t>(i)].inst.op) == Memory::Global;
   for (int i = 0; i < body; ++i) {
     const Node& n = bs.nodes[static_cast<size_t>(i)];
     forEachRead(n.inst, [&](const Reg& r) {
@@ -145,7 +161,8 @@ int loopBodyLength(const BlockSchedule& bs, int body) {
     }
     Memory kind = memoryOf(n.inst.op);
     if (kind != Memory::None) {
-      auto m = std::make_pair(kind, kind == Memory::Tensor ? isa::switchField(isa::SwitchField::Tensor).get(n.inst.sw) : 0u);
+      MemoryKey m = memoryKeyOf(n.inst);
+      if (global && kind == Memory::Tensor) m = {Memory::Global, 0u};
       auto& [firstLoad, lastStore] = memory.try_emplace(m, -1, -1).first->second;
       if (isStore(n.inst.op)) {
         lastStore = n.cycle;
@@ -219,7 +236,8 @@ BlockSchedule scheduleBlock(const MFunction& mf, int index, int nextInLayout, in
   // Dependences.
   std::map<uint32_t, int> lastWrite;
   std::map<uint32_t, std::vector<int>> readsSinceWrite;
-  // Memory is tracked per tensor (distinct tensors are distinct memory), local and global memory whole.
+  // Memory is tracked per tensor (distinct tensors are distinct memory), local and global memory whole;
+  // global memory holds every tensor's data, so global accesses are ordered with tensor accesses.
   std::map<std::pair<Memory, uint32_t>, std::vector<int>> storesSoFar;
   std::map<std::pair<Memory, uint32_t>, std::vector<int>> loadsSoFar;
   for (int j = 0; j < body; ++j) {
@@ -241,13 +259,17 @@ BlockSchedule scheduleBlock(const MFunction& mf, int index, int nextInLayout, in
     }
     Memory kind = memoryOf(mi.op);
     if (kind != Memory::None) {
-      auto m = std::make_pair(kind, kind == Memory::Tensor ? isa::switchField(isa::SwitchField::Tensor).get(mi.sw) : 0u);
+      MemoryKey m = memoryKeyOf(mi);
       auto& nodes = bs.nodes;
-      for (int st : storesSoFar[m])
-        if (!disjoint(nodes[static_cast<size_t>(st)].inst, mi)) node.preds.emplace_back(st, 1);
+      for (auto& [other, stores] : storesSoFar)
+        if (sameMemory(other, m))
+          for (int st : stores)
+            if (!disjoint(nodes[static_cast<size_t>(st)].inst, mi)) node.preds.emplace_back(st, 1);
       if (isStore(mi.op)) {
-        for (int l : loadsSoFar[m])
-          if (!disjoint(nodes[static_cast<size_t>(l)].inst, mi)) node.preds.emplace_back(l, 0);
+        for (auto& [other, loads] : loadsSoFar)
+          if (sameMemory(other, m))
+            for (int l : loads)
+              if (!disjoint(nodes[static_cast<size_t>(l)].inst, mi)) node.preds.emplace_back(l, 0);
         storesSoFar[m].push_back(j);
       } else {
         loadsSoFar[m].push_back(j);
