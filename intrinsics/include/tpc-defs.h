@@ -178,4 +178,18 @@ enum {
   SW_PACK = 0x1 << 2,
 };
 
+// Lookup tables (our own, piecewise linear: docs/isa.md): the functions of v_f32_lookup_1c/_2c, and their
+// fid argument, which also carries the interval shift given to v_f32_get_lut_entry_and_interval_start_b.
+enum {
+  TPC_LUT_RECIP = 0,
+  TPC_LUT_RSQRT = 1,
+  TPC_LUT_SQRT = 2,
+  TPC_LUT_LOG2 = 3,
+  TPC_LUT_EXP2 = 4,
+  TPC_LUT_SIN = 5,
+  TPC_LUT_COS = 6,
+  TPC_LUT_TANH = 7,
+};
+#define TPC_LUT_FID(function, shift) ((function) | ((shift) << 8))
+
 #endif

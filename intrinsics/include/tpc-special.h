@@ -692,4 +692,50 @@ __TPC_SF_REDUCTIONS(u8, uchar256, uchar256, u8, char256, i8, 1b, uchar256_uchar2
 #undef __TPC_SF_NINF
 
 #endif  // TPC_SPECIAL_FUNCS_INCLUDED
+
+// ---- lookup tables with pair results (our own tables: docs/isa.md, "Lookup tables") ----
+// v_f32_get_lut_entry_and_interval_start_b(src, shift): .v1 the interval of each lane (sign, exponent and top
+// `shift` mantissa bits), .v2 the interval's first value. v_f32_lookup_2c(entry, fid): .v1 the function at the
+// interval's start, .v2 its slope there, so f(x) ~ .v1 + .v2 * (x - start). switches must be 0; lanes whose
+// predicate is off keep the income.
+#define __TPC_SF_OVL static inline __attribute__((overloadable, always_inline))
+__TPC_SF_OVL uint64_float64_pair_t v_f32_get_lut_entry_and_interval_start_b(float64 src, const int8_t shift, int switches,
+                                                                      uint64_float64_pair_t income, bool predicate,
+                                                                      bool polarity) {
+  uint64_float64_pair_t r;
+  r.v1 = v_u32_mov_b(__lut_entry_f32(src, shift), switches, income.v1, predicate, polarity);
+  r.v2 = v_f32_mov_b(__lut_start_f32(src, shift), switches, income.v2, predicate, polarity);
+  return r;
+}
+__TPC_SF_OVL uint64_float64_pair_t v_f32_get_lut_entry_and_interval_start_b(float64 src, const int8_t shift, int switches,
+                                                                      uint64_float64_pair_t income, bool predicate) {
+  return v_f32_get_lut_entry_and_interval_start_b(src, shift, switches, income, predicate, 0);
+}
+__TPC_SF_OVL uint64_float64_pair_t v_f32_get_lut_entry_and_interval_start_b(float64 src, const int8_t shift, int switches,
+                                                                      uint64_float64_pair_t income) {
+  return v_f32_get_lut_entry_and_interval_start_b(src, shift, switches, income, 1, 0);
+}
+__TPC_SF_OVL uint64_float64_pair_t v_f32_get_lut_entry_and_interval_start_b(float64 src, const int8_t shift, int switches) {
+  uint64_float64_pair_t none;
+  none.v1 = 0;
+  none.v2 = 0.0f;
+  return v_f32_get_lut_entry_and_interval_start_b(src, shift, switches, none, 1, 0);
+}
+__TPC_SF_OVL uint64_float64_pair_t v_f32_get_lut_entry_and_interval_start_b(float64 src, const int8_t shift) {
+  return v_f32_get_lut_entry_and_interval_start_b(src, shift, 0);
+}
+__TPC_SF_OVL float128 v_f32_lookup_2c(uint64 a, int fid, int switches, float128 income, bool predicate, bool polarity) {
+  float128 r;
+  r.v1 = v_f32_lookup_1c(a, fid, switches, income.v1, predicate, polarity);
+  r.v2 = v_f32_mov_b(__lookup_slope_f32(a, fid), 0, income.v2, predicate, polarity);
+  return r;
+}
+__TPC_SF_OVL float128 v_f32_lookup_2c(uint64 a, int fid, int switches, float128 income, bool predicate) {
+  return v_f32_lookup_2c(a, fid, switches, income, predicate, 0);
+}
+__TPC_SF_OVL float128 v_f32_lookup_2c(uint64 a, int fid, int switches, float128 income) {
+  return v_f32_lookup_2c(a, fid, switches, income, 1, 0);
+}
+#undef __TPC_SF_OVL
+
 #endif  // TPC_SPECIAL_H_INCLUDED

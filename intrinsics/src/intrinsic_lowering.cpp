@@ -87,6 +87,11 @@ uint32_t rmwField(const IntrinsicInfo& info, uint32_t rmw) {
   return static_cast<uint32_t>(kOps[op]);
 }
 
+uint32_t lutShift(uint32_t shift) {
+  if (shift > 16) fail(fmt::format("lookup-table shift {} is out of range (0..16 mantissa bits)", shift));
+  return shift;
+}
+
 uint32_t dualGroup(const IntrinsicInfo& info, const ConstantParam& constant, const char* name) {
   uint32_t g = requireConstantParam(info, constant, name);
   if (g > 3) fail(fmt::format("{} is {}: dual groups are 0..3", name, g));
@@ -121,6 +126,15 @@ uint32_t intrinsicSwitchWord(const IntrinsicInfo& info, InsnId id, const Constan
   if (has(info, "size")) set(SwitchField::PartSize, (requireConstantParam(info, constant, "size") & 0xffu) + 1);
   if (has(info, "offset")) set(SwitchField::PartOff, requireConstantParam(info, constant, "offset") & 0xffu);
   if (has(info, "rmw")) set(SwitchField::Rmw, rmwField(info, requireConstantParam(info, constant, "rmw")));
+  // Lookup tables: the interval shift, and fid = function | shift << 8 (TPC_LUT_FID).
+  if (has(info, "shift")) set(SwitchField::LutShift, lutShift(requireConstantParam(info, constant, "shift")));
+  if (has(info, "fid")) {
+    uint32_t fid = requireConstantParam(info, constant, "fid");
+    if ((fid & 0xffu) >= static_cast<uint32_t>(kNumLutFunctions) || (fid >> 8) > 0x1fu)
+      fail(fmt::format("fid 0x{:x} is not TPC_LUT_FID(function 0..{}, shift)", fid, kNumLutFunctions - 1));
+    set(SwitchField::LutFunc, fid & 0xffu);
+    set(SwitchField::LutShift, lutShift(fid >> 8));
+  }
   return sw;
 }
 

@@ -31,6 +31,9 @@ const BadUse kBadUses[] = {
     {"v_f32_st_tnsr(c, out, v_f32_ld_g(gen_addr(c, in, 0, 0, k > 1)));", "gen_addr: a predicate"},
     {"s_f32_st_l(0, 1.0f, 1);", "switch bits 0x1 are not supported"},
     {"v_f32_st_tnsr(c, out, v_f32_ld_l_v_b(256, 0, x, sw > 0, sw));", "argument 'polarity' must be a compile-time constant"},
+    {"v_f32_st_tnsr(c, out, v_f32_lookup_1c(v_u32_ld_tnsr_b(c, in), TPC_LUT_FID(9, 6), 0, x));", "fid 0x609"},
+    {"v_f32_st_tnsr(c, out, v_f32_lookup_1c(v_u32_ld_tnsr_b(c, in), sw, 0, x));", "argument 'fid' must be a compile-time constant"},
+    {"v_f32_st_tnsr(c, out, v_f32_get_lut_entry_and_interval_start_b(x, 17).v2);", "shift 17 is out of range"},
 };
 
 const char* const kBadKernel = R"(void main(tensor in, tensor out, int k, int sw)

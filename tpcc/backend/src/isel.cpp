@@ -158,7 +158,10 @@ class Selector : public SelectionContext {
   // ---------------------------------------------------------------------------------- bookkeeping
 
   void setLoc(const llvm::Instruction& in) {
-    if (const llvm::DebugLoc& dl = in.getDebugLoc()) loc_ = SourceLoc{dl.getLine(), dl.getCol()};
+    const llvm::DILocation* l = in.getDebugLoc().get();
+    // Code inlined from the implicit headers (tpc-special.h's functions) is reported at the user's call.
+    while (l && l->getInlinedAt() && l->getFilename().starts_with(kImplicitHeaderDir)) l = l->getInlinedAt();
+    if (l) loc_ = SourceLoc{l->getLine(), l->getColumn()};
   }
 
   [[noreturn]] void unsupported(const llvm::Value& v, const std::string& what) {

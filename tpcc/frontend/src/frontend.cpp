@@ -34,7 +34,7 @@ namespace tpc::cc {
 
 namespace {
 
-constexpr const char* kHeaderDir = "/tpc-clang/include";
+constexpr const char* kHeaderDir = kImplicitHeaderDir;
 
 // Reports what the core cannot run, and reads the kernel's parameter list.
 class KernelChecker : public clang::ASTConsumer, public clang::RecursiveASTVisitor<KernelChecker> {
