@@ -127,6 +127,38 @@ void formHardwareLoops(llvm::Function& f) {
 
 }  // namespace
 
+// InstCombine folds `load T; splat to <64 x T>` into `load <k x T>; splat lane 0 of it`: a vector the
+// core has no register for (a __local__ scalar array read once, say). Back to the scalar load and a splat.
+static void scalarizeSplatLoads(llvm::Function& f) {
+  std::vector<llvm::LoadInst*> loads;
+  for (llvm::BasicBlock& bb : f)
+    for (llvm::Instruction& i : bb)
+      if (auto* ld = llvm::dyn_cast<llvm::LoadInst>(&i); ld && llvm::isa<llvm::FixedVectorType>(ld->getType()))
+        loads.push_back(ld);
+  for (llvm::LoadInst* ld : loads) {
+    auto splatOfLaneZero = [&](llvm::User* u) {
+      auto* sv = llvm::dyn_cast<llvm::ShuffleVectorInst>(u);
+      if (!sv || sv->getOperand(0) != ld) return false;
+      for (int m : sv->getShuffleMask())
+        if (m > 0) return false;  // lane 0, or poison
+      return true;
+    };
+    if (ld->use_empty() || !llvm::all_of(ld->users(), splatOfLaneZero)) continue;
+    auto* elementType = llvm::cast<llvm::FixedVectorType>(ld->getType())->getElementType();
+    llvm::IRBuilder<> b(ld);
+    llvm::LoadInst* scalar = b.CreateAlignedLoad(elementType, ld->getPointerOperand(), ld->getAlign(), ld->isVolatile());
+    scalar->setDebugLoc(ld->getDebugLoc());
+    for (llvm::User* u : llvm::make_early_inc_range(ld->users())) {
+      auto* sv = llvm::cast<llvm::ShuffleVectorInst>(u);
+      llvm::IRBuilder<> sb(sv);
+      unsigned lanes = llvm::cast<llvm::FixedVectorType>(sv->getType())->getNumElements();
+      sv->replaceAllUsesWith(sb.CreateVectorSplat(lanes, scalar));
+      sv->eraseFromParent();
+    }
+    ld->eraseFromParent();
+  }
+}
+
 // Asks LLVM's unroller to unroll innermost loops `count` times, unless the source says otherwise.
 void requestUnrolling(llvm::Function& f, unsigned count) {
   llvm::DominatorTree dt(f);
@@ -282,6 +314,7 @@ void optimizeModule(llvm::Module& module, int optLevel, int unrollCount) {
   mpm.addPass(llvm::createModuleToFunctionPassAdaptor(std::move(fpm)));
   mpm.run(module, mam);
 
+  if (entry) scalarizeSplatLoads(*entry);
   if (entry && optLevel > 0) {
     reduceCoordinates(*entry);
     formHardwareLoops(*entry);

@@ -366,6 +366,9 @@ BlockSchedule scheduleBlock(const MFunction& mf, int index, int nextInLayout, in
       bs.exitDelay = std::max(0, landed - length);
       landed = length;
     }
+    // A hardware loop ends with the last bundle of its body, so a body left empty (its code was dead)
+    // still needs one bundle.
+    if (blk.bodyIter.valid()) landed = std::max(landed, 1);
     while (static_cast<int>(bs.bundles.size()) < landed) {
       std::array<int, isa::kNumSlots> empty;
       empty.fill(-1);
