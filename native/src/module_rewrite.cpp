@@ -160,6 +160,8 @@ class IntrinsicPlanner {
         case isa::Lowering::Reinterpret: reinterpret(); break;
         case isa::Lowering::MovDualGroup: movDualGroup(false); break;
         case isa::Lowering::MovDualGroupAll: movDualGroup(true); break;
+        case isa::Lowering::TensorDimSize:
+        case isa::Lowering::TensorDimStride: tensorQuery(); break;
       }
     } catch (const isa::IntrinsicLoweringError& e) {
       unsupported(fmt::format("{}: {}", info_.name, e.what()));
@@ -291,6 +293,20 @@ class IntrinsicPlanner {
     }  // else: the tensor number arrives at run time (from the entry's tensor parameters)
     applyPredicate(insn, p);
     destination(insn);
+    b_.step(insn, tensorArg);
+  }
+
+  // get_dim_size / get_dim_stride: ld_tdesc of one field of tensor `a`'s descriptor (dim is a constant;
+  // the tensor a constant or the entry's tensor parameter), as isel_intrinsics.cpp's tensorQuery.
+  void tensorQuery() {
+    isa::SlotInsn insn = make(info_.insn);
+    insn.setField(isa::SwitchField::TdescField, info_.lowering == isa::Lowering::TensorDimStride ? 1u : 0u);
+    int tensorArg = param("a");
+    if (auto* c = llvm::dyn_cast<llvm::ConstantInt>(arg(tensorArg))) {
+      insn.setField(isa::SwitchField::Tensor, static_cast<uint32_t>(c->getZExtValue()) & 0xffu);
+      tensorArg = -1;
+    }
+    insn.dst = b_.result(isa::insnInfo(info_.insn).kinds[0]);
     b_.step(insn, tensorArg);
   }
 
@@ -523,6 +539,8 @@ class Thunks {
       }
     }
     if (result) inst.replaceAllUsesWith(result);
+    else if (!inst.use_empty())  // a plan without a result for a value the kernel uses: a planner bug
+      unsupported(fmt::format("{}: the call's value is used but its plan gives no result", plan.name));
     inst.eraseFromParent();
   }
 
