@@ -1010,6 +1010,76 @@ class Selector : public SelectionContext {
         return;
       }
     }
+    auto c = classify(sv.getType());
+    auto sc = classify(sv.getOperand(0)->getType());
+    llvm::ArrayRef<int> mask = sv.getShuffleMask();
+    const int n0 = static_cast<int>(llvm::cast<llvm::FixedVectorType>(sv.getOperand(0)->getType())->getNumElements());
+    // The lane of an int5 that mask element e names: its operand and lane (e < 0: undefined).
+    auto laneOf = [&](int e) { return std::make_pair(sv.getOperand(e < n0 ? 0 : 1), e < n0 ? e : e - n0); };
+    // One lane of an int5 into a scalar register.
+    auto laneToScalar = [&](llvm::Value* v, int lane) {
+      Reg s = newReg(RegFile::S);
+      MInst m = make(InsnId::SpuMovIrfDim, DType::I32, s);
+      m.src[0] = MOperand::ofReg(reg(v));
+      m.sw = isa::switchField(isa::SwitchField::Dim).set(0, static_cast<uint32_t>(lane));
+      emit(m);
+      return s;
+    };
+    if (c && sc && sc->file == RegFile::I && c->file == RegFile::V) {
+      // A broadcast of one lane of an int5 (LLVM folds extractelement + splat into this): the lane to a
+      // scalar register, then a move to every lane.
+      int lane = -1;
+      bool splat = true;
+      for (int e : mask) {
+        if (e < 0) continue;
+        if (lane >= 0 && e != lane) splat = false;
+        lane = e;
+      }
+      if (splat && lane >= 0) {
+        auto [v, l] = laneOf(lane);
+        Reg s = laneToScalar(v, l);
+        MInst m = make(InsnId::VpuMov, c->dtype, reg(&sv));
+        m.src[0] = MOperand::ofReg(s);
+        emit(m);
+        return;
+      }
+    }
+    if (c && sc && sc->file == RegFile::I && c->file == RegFile::I) {
+      // Lanes of two int5 values (LLVM turns a run of insertelements over a constant into this): start
+      // from the operand that gives the most lanes in place, move the other in-place lanes with one i_mov
+      // per operand (dimmask), and the lanes that change position through a scalar register.
+      Reg dst = reg(&sv);
+      int inPlace[2] = {0, 0};
+      for (int i = 0; i < static_cast<int>(mask.size()); ++i)
+        if (mask[i] >= 0 && laneOf(mask[i]).second == i) ++inPlace[mask[i] < n0 ? 0 : 1];
+      int base = inPlace[1] > inPlace[0] ? 1 : 0;
+      emitCopy(dst, reg(sv.getOperand(static_cast<unsigned>(base))));
+      mf_.blocks[static_cast<size_t>(cur_)].insts.back().copy = false;
+      uint32_t dimmask[2] = {0, 0};
+      for (int i = 0; i < static_cast<int>(mask.size()); ++i) {
+        if (mask[i] < 0) continue;
+        int from = mask[i] < n0 ? 0 : 1;
+        if (laneOf(mask[i]).second == i) {
+          if (from != base) dimmask[from] |= 1u << i;
+          continue;
+        }
+        auto [v, l] = laneOf(mask[i]);
+        MInst m = make(InsnId::SpuIMov, DType::I32, dst);
+        m.src[0] = MOperand::ofReg(laneToScalar(v, l));
+        m.sw = isa::switchField(isa::SwitchField::DimMask).set(0, 1u << i);
+        m.dstIsRead = true;
+        emit(m);
+      }
+      for (int from = 0; from < 2; ++from) {
+        if (!dimmask[from]) continue;
+        MInst m = make(InsnId::SpuIMov, DType::I32, dst);
+        m.src[0] = MOperand::ofReg(reg(sv.getOperand(static_cast<unsigned>(from))));
+        m.sw = isa::switchField(isa::SwitchField::DimMask).set(0, dimmask[from]);
+        m.dstIsRead = true;
+        emit(m);
+      }
+      return;
+    }
     unsupported(sv, "reading one lane of a vector, or rearranging lanes,");
   }
 
