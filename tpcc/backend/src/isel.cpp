@@ -848,6 +848,7 @@ class Selector : public SelectionContext {
     llvm::Value* src = cast.getOperand(0);
     llvm::Type* from = src->getType();
     llvm::Type* to = cast.getType();
+    if (int5LaneView(&cast)) return;  // read by extractElement
     auto fc = classify(from), tc = classify(to);
     if (!fc || !tc) unsupported(cast, "this conversion");
     Reg dst = reg(&cast);
@@ -926,8 +927,65 @@ class Selector : public SelectionContext {
     }
   }
 
+  // A bit cast of an int5 to narrower integer lanes that is only read lane by lane with constant indices
+  // (LLVM makes `(short)c[k]` into that): each read takes the int5 lane and shifts the part out.
+  static llvm::BitCastInst* int5LaneView(llvm::Value* v) {
+    auto* bc = dyn_cast<llvm::BitCastInst>(v);
+    if (!bc) return nullptr;
+    auto* from = dyn_cast<llvm::FixedVectorType>(bc->getSrcTy());
+    auto* to = dyn_cast<llvm::FixedVectorType>(bc->getDestTy());
+    if (!from || !to || from->getNumElements() != 5 || !from->getElementType()->isIntegerTy(32) ||
+        !to->getElementType()->isIntegerTy() || to->getScalarSizeInBits() >= 32)
+      return nullptr;
+    for (llvm::User* u : bc->users()) {
+      if (auto* sv = dyn_cast<llvm::ShuffleVectorInst>(u); sv && sv->getOperand(0) == bc && splatIndex(*sv) >= 0 &&
+                                                          splatIndex(*sv) < static_cast<int>(to->getNumElements()))
+        continue;  // a broadcast of one part
+      auto* ee = dyn_cast<llvm::ExtractElementInst>(u);
+      if (!ee || ee->getVectorOperand() != bc || !isa<llvm::ConstantInt>(ee->getIndexOperand())) return nullptr;
+    }
+    return bc;
+  }
+
+  // The one element all defined mask elements of a shuffle name, or -1.
+  static int splatIndex(const llvm::ShuffleVectorInst& sv) {
+    int lane = -1;
+    for (int e : sv.getShuffleMask()) {
+      if (e < 0) continue;
+      if (lane >= 0 && e != lane) return -1;
+      lane = e;
+    }
+    return lane;
+  }
+
+  // Part `index` of an int5LaneView, sign-extended into `dst` (a fresh scalar register if none).
+  Reg int5Part(llvm::BitCastInst* view, uint32_t index, Reg dst) {
+    const uint32_t bits = view->getDestTy()->getScalarSizeInBits();
+    const uint32_t at = index * bits;
+    Reg lane = newReg(RegFile::S);
+    MInst m = make(InsnId::SpuMovIrfDim, DType::I32, lane);
+    m.src[0] = MOperand::ofReg(reg(view->getOperand(0)));
+    m.sw = isa::switchField(isa::SwitchField::Dim).set(0, at / 32);
+    emit(m);
+    // the part to the top, then an arithmetic shift down: sign-extended, as narrow values are kept
+    Reg top = newReg(RegFile::S);
+    MInst shl = make(InsnId::SpuShl, DType::I32, top);
+    shl.src[0] = MOperand::ofReg(lane);
+    shl.src[1] = MOperand::ofImm(32 - bits - at % 32);
+    emit(shl);
+    MInst shr = make(InsnId::SpuShr, DType::I32, dst);
+    shr.src[0] = MOperand::ofReg(top);
+    shr.src[1] = MOperand::ofImm(32 - bits);
+    emit(shr);
+    return dst;
+  }
+
   void extractElement(llvm::ExtractElementInst& ee) {
     if (onlyFeedsPrintf(ee)) return;  // printed by printf_lane
+    if (llvm::BitCastInst* view = int5LaneView(ee.getVectorOperand())) {
+      int5Part(view, static_cast<uint32_t>(cast<llvm::ConstantInt>(ee.getIndexOperand())->getZExtValue()), reg(&ee));
+      return;
+    }
     auto vc = classify(ee.getVectorOperandType());
     auto* idx = dyn_cast<llvm::ConstantInt>(ee.getIndexOperand());
     if (!vc || vc->file != RegFile::I || !idx) unsupported(ee, "reading one lane of a vector");
@@ -1025,6 +1083,13 @@ class Selector : public SelectionContext {
       emit(m);
       return s;
     };
+    if (llvm::BitCastInst* view = int5LaneView(sv.getOperand(0)); view && c && c->file == RegFile::V) {
+      Reg part = int5Part(view, static_cast<uint32_t>(splatIndex(sv)), newReg(RegFile::S));
+      MInst m = make(InsnId::VpuMov, c->dtype, reg(&sv));
+      m.src[0] = MOperand::ofReg(part);
+      emit(m);
+      return;
+    }
     if (c && sc && sc->file == RegFile::I && c->file == RegFile::V) {
       // A broadcast of one lane of an int5 (LLVM folds extractelement + splat into this): the lane to a
       // scalar register, then a move to every lane.
