@@ -624,7 +624,7 @@ class Gen:
 
     def build(self):
         r, k = self.r, self.k
-        n_types = r.randint(1, 4)
+        n_types = r.randint(1, 3)
         self.types = sorted(r.sample(ALL_TYPES, n_types), key=ALL_TYPES.index)
         kinds = ["vbinary", "vunary", "sbinary"]
         for f, ks in (("c_float", ["cfloat"]), ("c_int", ["cint"]), ("intrinsics", ["vshift", "vfma"]),
@@ -705,7 +705,7 @@ class Gen:
             k.head.append(ind + "%s %s_p1 = v_%s_cmp_geq_b(%s_v1, %s_v2);" % (TYPES[t][2], t, t, t, t))
 
         # statements
-        n = r.randint(3, 16)
+        n = r.randint(3, 14)
         for _ in range(n):
             s = self.stmt(kinds)
             if s:
