@@ -133,7 +133,7 @@ def run_case(case, bindir, work, timeout):
             first = next((x for x in lines if ": error: " in x), lines[0])
             kind = "compile-error" if p.returncode == 1 else "compile-crash"
             # the signature keeps the message without the position (it moves while shrinking)
-            msg = first.split(": error: ", 1)[-1]
+            msg = first.split(": error: ", 1)[-1].split(" (IR: ")[0]  # IR value names change too
             return (kind, opt, msg[:120]), "tpc-clang -%s exit %d: %s" % (opt, p.returncode, p.stderr.strip()[-2000:])
     outputs = {}
     for opt, how in RUNS:

@@ -648,6 +648,17 @@ class Selector : public SelectionContext {
       case Op::And: op = InsnId::SpuIAnd; break;
       case Op::Or: op = InsnId::SpuIOr; break;
       case Op::Xor: op = InsnId::SpuIXor; break;
+      case Op::Shl: {
+        // x << k by a constant k in every lane (LLVM makes c + c into c << 1): a multiply by 2^k.
+        auto* k = dyn_cast_or_null<llvm::ConstantInt>(llvm::getSplatValue(bo.getOperand(1)));
+        if (!k) unsupported(bo, "a shift of int5 coordinates by a non-constant or per-lane amount");
+        MInst mi = make(InsnId::SpuIMul, DType::I32, reg(&bo));
+        mi.src[0] = MOperand::ofImm(1u << (k->getZExtValue() & 31u));
+        mi.src[1] = MOperand::ofReg(reg(bo.getOperand(0)));
+        mi.sw = isa::switchField(isa::SwitchField::DimMask).set(0, 0x1f);
+        emit(mi);
+        return;
+      }
       default: unsupported(bo, "this operation on int5 coordinates");
     }
     // i_<op> dst, a, b computes a op b; a may be a broadcast scalar or immediate, b is a register.
