@@ -111,6 +111,9 @@ class Case:
                 "cores": self.cores}
 
 
+MUTATE = None  # self-test: (run, tensor) whose output is changed by one bit before the comparison
+
+
 def run_case(case, bindir, work, timeout):
     """Compiles and runs the four ways. Returns (signature, details): signature None when all agree."""
     os.makedirs(work, exist_ok=True)
@@ -161,6 +164,10 @@ def run_case(case, bindir, work, timeout):
             return (kind, opt, how), "tpc-sim (-%s, %s) exit %d: %s" % (opt, how, p.returncode, p.stderr.strip()[-2000:])
         outputs[(opt, how)] = {t["name"]: open(os.path.join(run_dir, t["name"] + ".npy"), "rb").read()
                                for t in case.tensors if t["values"] is None}
+        if MUTATE and MUTATE[0] == (opt, how):
+            data = bytearray(outputs[(opt, how)][MUTATE[1]])
+            data[-1] ^= 1
+            outputs[(opt, how)][MUTATE[1]] = bytes(data)
     ref = RUNS[0]
     differing, details = [], []
     for run in RUNS[1:]:
@@ -274,6 +281,32 @@ def run_regression(path, bindir, timeout):
         shutil.rmtree(work, ignore_errors=True)
 
 
+def self_test(bindir, timeout):
+    """The checks themselves can fail: NaN handling of compare(), and a one-bit change of one run's output
+    (as a miscompiled or mis-simulated kernel would leave) is reported as a mismatch of that run."""
+    global MUTATE
+    hdr = b"\x93NUMPY\x01\x00" + struct.pack("<H", 6) + b"{}    "
+    f = lambda *w: hdr + struct.pack("<%dI" % len(w), *w)
+    assert compare(f(1, 2), f(1, 2), "f32") is None
+    assert compare(f(0x7FC00000), f(0xFFFFFFFF), "f32") is None, "any NaN equals any NaN"
+    assert compare(f(0x7F800000), f(0x7FC00000), "f32"), "infinity is not NaN"
+    assert compare(f(0, 5), f(0, 4), "i32"), "one bit differs"
+    assert compare(f(0x7FC00000), f(0x7FC00000 >> 16 << 16 | 1), "i32"), "NaN bits of integers differ"
+    k = kernelgen.generate(0)
+    work = tempfile.mkdtemp(prefix="difftest_self_")
+    try:
+        sig, _ = run_case(Case.of_kernel(k), bindir, work, timeout)
+        assert sig is None, "seed 0 fails: %s" % (sig,)
+        MUTATE = (("O2", "native"), "misc")
+        sig, details = run_case(Case.of_kernel(k), bindir, os.path.join(work, "m"), timeout)
+        MUTATE = None
+        assert sig == ("mismatch", (("O2", "native"), ("misc",))), "a changed output went unnoticed: %s" % (sig,)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    print("self-test ok")
+    return 0
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--bin", required=True, help="the build's bin directory (tpc-clang, tpc-sim)")
@@ -287,6 +320,7 @@ def main():
     ap.add_argument("--timeout", type=float, default=120, help="seconds per tool invocation")
     ap.add_argument("--regression", nargs="+", metavar="DIR", help="run these reproducers instead of seeds")
     ap.add_argument("--print", type=int, metavar="SEED", help="print the kernel of SEED and exit")
+    ap.add_argument("--self-test", action="store_true", help="check that the comparison can fail, and exit")
     ap.add_argument("--save", type=int, metavar="SEED",
                     help="write SEED's whole kernel as a regression (with --why) and exit, e.g. for a bug "
                          "fixed before the shrinker ran on it")
@@ -308,6 +342,8 @@ def main():
     for tool in ("tpc-clang", "tpc-sim"):
         if not os.access(os.path.join(a.bin, tool), os.X_OK):
             ap.error("%s: no executable %s there" % (a.bin, tool))
+    if a.self_test:
+        return self_test(a.bin, a.timeout)
     if a.regression:
         failed = 0
         for path in a.regression:
