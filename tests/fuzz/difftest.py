@@ -292,7 +292,7 @@ def self_test(bindir, timeout):
     assert compare(f(0x7F800000), f(0x7FC00000), "f32"), "infinity is not NaN"
     assert compare(f(0, 5), f(0, 4), "i32"), "one bit differs"
     assert compare(f(0x7FC00000), f(0x7FC00000 >> 16 << 16 | 1), "i32"), "NaN bits of integers differ"
-    k = kernelgen.generate(0)
+    k = kernelgen.generate(0, sorted(set(kernelgen.FEATURES) - kernelgen.DEFAULT_OFF))
     work = tempfile.mkdtemp(prefix="difftest_self_")
     try:
         sig, _ = run_case(Case.of_kernel(k), bindir, work, timeout)
@@ -317,6 +317,8 @@ def main():
     ap.add_argument("--out", default=REGRESSIONS, help="where shrunk reproducers go (default tests/regressions)")
     ap.add_argument("--without", default="", help="comma-separated generator features to turn off (%s)"
                     % ", ".join(kernelgen.FEATURES))
+    ap.add_argument("--with", dest="with_", default="", help="comma-separated features that are off by default "
+                    "(%s) to turn on" % ", ".join(sorted(kernelgen.DEFAULT_OFF)))
     ap.add_argument("--timeout", type=float, default=120, help="seconds per tool invocation")
     ap.add_argument("--regression", nargs="+", metavar="DIR", help="run these reproducers instead of seeds")
     ap.add_argument("--print", type=int, metavar="SEED", help="print the kernel of SEED and exit")
@@ -331,7 +333,11 @@ def main():
     if unknown:
         ap.error("unknown feature(s) in --without: %s (known: %s)" % (", ".join(sorted(unknown)),
                                                                       ", ".join(kernelgen.FEATURES)))
-    features = sorted(set(kernelgen.FEATURES) - without)
+    with_ = {f for f in a.with_.split(",") if f}
+    unknown = with_ - set(kernelgen.FEATURES)
+    if unknown:
+        ap.error("unknown feature(s) in --with: %s" % ", ".join(sorted(unknown)))
+    features = sorted((set(kernelgen.FEATURES) - kernelgen.DEFAULT_OFF - without) | with_)
     if a.save is not None:
         k = kernelgen.generate(a.save, features)
         print(write_regression(k, list(range(len(k.body))), a.why, "", features, a.out))
@@ -354,11 +360,15 @@ def main():
                 print("  %s\n  %s" % (sig, details.replace("\n", "\n  ")))
         return 1 if failed else 0
     try:
-        lo, hi = (int(x) for x in a.seeds.split(":"))
+        if ":" in a.seeds:
+            lo, hi = (int(x) for x in a.seeds.split(":"))
+            seeds = list(range(lo, hi))
+        else:
+            seeds = [int(x) for x in a.seeds.split(",")]
     except ValueError:
-        ap.error("--seeds wants A:B (two integers), got %r" % a.seeds)
+        ap.error("--seeds wants A:B (the seeds A..B-1) or a comma-separated list, got %r" % a.seeds)
     t0 = time.time()
-    jobs = [(s, a.bin, features, a.keep, not a.no_shrink, a.out, a.timeout) for s in range(lo, hi)]
+    jobs = [(s, a.bin, features, a.keep, not a.no_shrink, a.out, a.timeout) for s in seeds]
     failures = []
     with multiprocessing.Pool(max(1, a.jobs)) as pool:
         for r in pool.imap_unordered(check_seed, jobs):
@@ -368,7 +378,7 @@ def main():
                 print("  " + r["details"].replace("\n", "\n  ")[:2000], flush=True)
                 if "regression" in r:
                     print("  %s; reproducer in %s" % (r["shrink"], r["regression"]), flush=True)
-    n = hi - lo
+    n = len(seeds)
     print("%d seeds, %d failed, %.1f s (%d jobs)" % (n, len(failures), time.time() - t0, a.jobs))
     return 1 if failures else 0
 
