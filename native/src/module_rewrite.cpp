@@ -188,6 +188,8 @@ class IntrinsicPlanner {
         case isa::Lowering::MovDualGroupAll: movDualGroup(true); break;
         case isa::Lowering::ConvertAllNarrow: convertAll(false); break;
         case isa::Lowering::ConvertAllWiden: convertAll(true); break;
+        case isa::Lowering::TensorDimSize:
+        case isa::Lowering::TensorDimStride: tensorQuery(); break;
       }
     } catch (const isa::IntrinsicLoweringError& e) {
       unsupported(fmt::format("{}: {}", info_.name, e.what()));
@@ -319,6 +321,20 @@ class IntrinsicPlanner {
     }  // else: the tensor number arrives at run time (from the entry's tensor parameters)
     applyPredicate(insn, p);
     destination(insn);
+    b_.step(insn, tensorArg);
+  }
+
+  // get_dim_size / get_dim_stride: ld_tdesc of one field of tensor `a`'s descriptor (dim is a constant;
+  // the tensor a constant or the entry's tensor parameter), as isel_intrinsics.cpp's tensorQuery.
+  void tensorQuery() {
+    isa::SlotInsn insn = make(info_.insn);
+    insn.setField(isa::SwitchField::TdescField, info_.lowering == isa::Lowering::TensorDimStride ? 1u : 0u);
+    int tensorArg = param("a");
+    if (auto* c = llvm::dyn_cast<llvm::ConstantInt>(arg(tensorArg))) {
+      insn.setField(isa::SwitchField::Tensor, static_cast<uint32_t>(c->getZExtValue()) & 0xffu);
+      tensorArg = -1;
+    }
+    insn.dst = b_.result(isa::insnInfo(info_.insn).kinds[0]);
     b_.step(insn, tensorArg);
   }
 
@@ -586,6 +602,8 @@ class Thunks {
       }
     }
     if (result) inst.replaceAllUsesWith(result);
+    else if (!inst.use_empty())  // a plan without a result for a value the kernel uses: a planner bug
+      unsupported(fmt::format("{}: the call's value is used but its plan gives no result", plan.name));
     inst.eraseFromParent();
   }
 
@@ -633,12 +651,26 @@ class Thunks {
     return b.CreateAlignedLoad(t, at, alignOf(slot));
   }
 
+  // Vector registers move as <64 x i32> whatever their element type: the host's code generator has no
+  // bf16/f16 vector arithmetic and splits every load, store or copy of <128 x bfloat> or <128 x half> into
+  // element operations (a -O2 bf16 kernel took tens of seconds to compile). Values of those types are
+  // kept as <64 x i32> around the runtime calls; see also retypeHalfVectors.
+  static llvm::Type* wordsType(llvm::IRBuilder<>& b) {
+    return llvm::FixedVectorType::get(b.getInt32Ty(), isa::kVectorBytes / 4);
+  }
+  static llvm::Value* asWords(llvm::IRBuilder<>& b, llvm::Value* v) {
+    return v->getType() == wordsType(b) ? v : b.CreateBitCast(v, wordsType(b));
+  }
+  static llvm::Value* fromWords(llvm::IRBuilder<>& b, llvm::Value* v, llvm::Type* t) {
+    return v->getType() == t ? v : b.CreateBitCast(v, t);
+  }
+
   void storeInput(llvm::IRBuilder<>& b, llvm::Function& f, const ValueSlot& in, llvm::Value* v) {
     if (in.member >= 0) v = b.CreateExtractValue(v, static_cast<unsigned>(in.member));
     llvm::Value* at = registerAddress(b, f, in);
     llvm::Type* t = v->getType();
     switch (in.kind) {
-      case ValueKind::Vector:
+      case ValueKind::Vector: store(b, in, asWords(b, v), at); return;
       case ValueKind::Int5: store(b, in, v, at); return;
       case ValueKind::BoolVector:
         store(b, in, llvm::Constant::getNullValue(llvm::FixedVectorType::get(b.getInt8Ty(), 32)), at);
@@ -664,7 +696,7 @@ class Thunks {
   llvm::Value* loadResult(llvm::IRBuilder<>& b, llvm::Function& f, const ValueSlot& out, llvm::Type* t) {
     llvm::Value* at = registerAddress(b, f, out);
     switch (out.kind) {
-      case ValueKind::Vector:
+      case ValueKind::Vector: return fromWords(b, load(b, out, wordsType(b), at), t);
       case ValueKind::Int5:
       case ValueKind::BoolVector: return load(b, out, t, at);
       case ValueKind::Bool: {
@@ -705,6 +737,90 @@ void foldConstants(llvm::Module& m) {
           i.replaceAllUsesWith(c);
           i.eraseFromParent();
         }
+}
+
+// The host's code generator has no bf16/f16 vector arithmetic and splits moves of such vectors (phis,
+// selects, splats, lane inserts) into per-element operations: a -O2 bf16 kernel (unrolled 16 times) took
+// minutes to compile. Those moves do not look at the bits, so they are done on <N x i16> with bit casts
+// around (which cost nothing); the arithmetic itself runs as instructions of the core (instructionPlan).
+void retypeHalfVectors(llvm::Module& m) {
+  auto half = [](llvm::Type* t) {
+    auto* vt = llvm::dyn_cast<llvm::FixedVectorType>(t);
+    return vt && (vt->getElementType()->isBFloatTy() || vt->getElementType()->isHalfTy()) ? vt : nullptr;
+  };
+  auto asInt = [](llvm::FixedVectorType* vt) {
+    return llvm::FixedVectorType::get(llvm::Type::getInt16Ty(vt->getContext()), vt->getNumElements());
+  };
+  std::vector<llvm::Instruction*> work;
+  for (llvm::Function& f : m)
+    for (llvm::BasicBlock& bb : f)
+      for (llvm::Instruction& i : bb)
+        if (half(i.getType()) && (llvm::isa<llvm::PHINode>(i) || llvm::isa<llvm::SelectInst>(i) ||
+                                  llvm::isa<llvm::ShuffleVectorInst>(i) || llvm::isa<llvm::InsertElementInst>(i)))
+          work.push_back(&i);
+  for (llvm::Instruction* i : work) {
+    llvm::FixedVectorType* vt = half(i->getType());
+    llvm::Type* it = asInt(vt);
+    auto toInt = [&](llvm::Value* v, llvm::Instruction* before) -> llvm::Value* {
+      llvm::IRBuilder<> b(before);
+      if (auto* ov = llvm::dyn_cast<llvm::FixedVectorType>(v->getType()); ov && half(ov))
+        return b.CreateBitCast(v, asInt(ov));
+      if (v->getType()->isBFloatTy() || v->getType()->isHalfTy()) return b.CreateBitCast(v, b.getInt16Ty());
+      return v;
+    };
+    llvm::Value* replacement = nullptr;
+    if (auto* phi = llvm::dyn_cast<llvm::PHINode>(i)) {
+      auto* np = llvm::PHINode::Create(it, phi->getNumIncomingValues(), phi->getName() + ".i16", phi);
+      for (unsigned k = 0; k < phi->getNumIncomingValues(); ++k)
+        np->addIncoming(toInt(phi->getIncomingValue(k), phi->getIncomingBlock(k)->getTerminator()),
+                        phi->getIncomingBlock(k));
+      llvm::IRBuilder<> b(&*phi->getParent()->getFirstInsertionPt());
+      replacement = b.CreateBitCast(np, vt);
+    } else {
+      llvm::Instruction* ni = i->clone();
+      ni->mutateType(it);
+      for (unsigned k = 0; k < ni->getNumOperands(); ++k) ni->setOperand(k, toInt(i->getOperand(k), i));
+      ni->insertBefore(i);
+      ni->takeName(i);
+      llvm::IRBuilder<> b(i);
+      replacement = b.CreateBitCast(ni, vt);
+    }
+    i->replaceAllUsesWith(replacement);
+    i->eraseFromParent();
+  }
+}
+
+// bitcast(bitcast(x)) -> bitcast(x) or x, then the casts left unused go. After the thunks and
+// retypeHalfVectors, bf16/f16 vectors mostly pass between runtime calls as <64 x i32> -> <128 x bfloat> ->
+// <64 x i32>; the host's instruction selection does not fold that pair across its legalization of the
+// bf16 vector (element by element), so it is folded here.
+void foldBitcastChains(llvm::Module& m) {
+  for (llvm::Function& f : m)
+    for (llvm::BasicBlock& bb : f)
+      for (llvm::Instruction& i : llvm::make_early_inc_range(bb)) {
+        auto* bc = llvm::dyn_cast<llvm::BitCastInst>(&i);
+        if (!bc) continue;
+        auto* inner = llvm::dyn_cast<llvm::BitCastInst>(bc->getOperand(0));
+        if (!inner) continue;
+        llvm::Value* x = inner->getOperand(0);
+        if (x->getType() == bc->getType()) {
+          bc->replaceAllUsesWith(x);
+          bc->eraseFromParent();
+        } else {
+          bc->setOperand(0, x);
+        }
+      }
+  bool changed = true;
+  while (changed) {
+    changed = false;
+    for (llvm::Function& f : m)
+      for (llvm::BasicBlock& bb : f)
+        for (llvm::Instruction& i : llvm::make_early_inc_range(bb))
+          if (llvm::isa<llvm::BitCastInst>(i) && i.use_empty()) {
+            i.eraseFromParent();
+            changed = true;
+          }
+  }
 }
 
 llvm::Function* findKernelEntry(llvm::Module& m) {
@@ -792,6 +908,7 @@ PreparedModule prepareModule(llvm::Module& m, const obj::KernelObject& object, c
     f.setCallingConv(llvm::CallingConv::C);
   }
   foldConstants(m);
+  retypeHalfVectors(m);
 
   Thunks thunks(m);
 
@@ -838,6 +955,7 @@ PreparedModule prepareModule(llvm::Module& m, const obj::KernelObject& object, c
     out.plans.push_back(std::make_unique<CallPlan>(std::move(plan)));
     thunks.replace(*call, *out.plans.back(), args);
   }
+  foldBitcastChains(m);
   for (llvm::Function* f : {m.getFunction(kHardwareLoopMarker)})
     if (f && f->use_empty()) f->eraseFromParent();
 

@@ -652,6 +652,17 @@ class Selector : public SelectionContext {
       case Op::And: op = InsnId::SpuIAnd; break;
       case Op::Or: op = InsnId::SpuIOr; break;
       case Op::Xor: op = InsnId::SpuIXor; break;
+      case Op::Shl: {
+        // x << k by a constant k in every lane (LLVM makes c + c into c << 1): a multiply by 2^k.
+        auto* k = dyn_cast_or_null<llvm::ConstantInt>(llvm::getSplatValue(bo.getOperand(1)));
+        if (!k) unsupported(bo, "a shift of int5 coordinates by a non-constant or per-lane amount");
+        MInst mi = make(InsnId::SpuIMul, DType::I32, reg(&bo));
+        mi.src[0] = MOperand::ofImm(1u << (k->getZExtValue() & 31u));
+        mi.src[1] = MOperand::ofReg(reg(bo.getOperand(0)));
+        mi.sw = isa::switchField(isa::SwitchField::DimMask).set(0, 0x1f);
+        emit(mi);
+        return;
+      }
       default: unsupported(bo, "this operation on int5 coordinates");
     }
     // i_<op> dst, a, b computes a op b; a may be a broadcast scalar or immediate, b is a register.
@@ -863,6 +874,7 @@ class Selector : public SelectionContext {
     llvm::Value* src = cast.getOperand(0);
     llvm::Type* from = src->getType();
     llvm::Type* to = cast.getType();
+    if (int5LaneView(&cast)) return;  // read by extractElement
     auto fc = classify(from), tc = classify(to);
     if (!fc || !tc) unsupported(cast, "this conversion");
     Reg dst = reg(&cast);
@@ -941,8 +953,65 @@ class Selector : public SelectionContext {
     }
   }
 
+  // A bit cast of an int5 to narrower integer lanes that is only read lane by lane with constant indices
+  // (LLVM makes `(short)c[k]` into that): each read takes the int5 lane and shifts the part out.
+  static llvm::BitCastInst* int5LaneView(llvm::Value* v) {
+    auto* bc = dyn_cast<llvm::BitCastInst>(v);
+    if (!bc) return nullptr;
+    auto* from = dyn_cast<llvm::FixedVectorType>(bc->getSrcTy());
+    auto* to = dyn_cast<llvm::FixedVectorType>(bc->getDestTy());
+    if (!from || !to || from->getNumElements() != 5 || !from->getElementType()->isIntegerTy(32) ||
+        !to->getElementType()->isIntegerTy() || to->getScalarSizeInBits() >= 32)
+      return nullptr;
+    for (llvm::User* u : bc->users()) {
+      if (auto* sv = dyn_cast<llvm::ShuffleVectorInst>(u); sv && sv->getOperand(0) == bc && splatIndex(*sv) >= 0 &&
+                                                          splatIndex(*sv) < static_cast<int>(to->getNumElements()))
+        continue;  // a broadcast of one part
+      auto* ee = dyn_cast<llvm::ExtractElementInst>(u);
+      if (!ee || ee->getVectorOperand() != bc || !isa<llvm::ConstantInt>(ee->getIndexOperand())) return nullptr;
+    }
+    return bc;
+  }
+
+  // The one element all defined mask elements of a shuffle name, or -1.
+  static int splatIndex(const llvm::ShuffleVectorInst& sv) {
+    int lane = -1;
+    for (int e : sv.getShuffleMask()) {
+      if (e < 0) continue;
+      if (lane >= 0 && e != lane) return -1;
+      lane = e;
+    }
+    return lane;
+  }
+
+  // Part `index` of an int5LaneView, sign-extended into `dst` (a fresh scalar register if none).
+  Reg int5Part(llvm::BitCastInst* view, uint32_t index, Reg dst) {
+    const uint32_t bits = view->getDestTy()->getScalarSizeInBits();
+    const uint32_t at = index * bits;
+    Reg lane = newReg(RegFile::S);
+    MInst m = make(InsnId::SpuMovIrfDim, DType::I32, lane);
+    m.src[0] = MOperand::ofReg(reg(view->getOperand(0)));
+    m.sw = isa::switchField(isa::SwitchField::Dim).set(0, at / 32);
+    emit(m);
+    // the part to the top, then an arithmetic shift down: sign-extended, as narrow values are kept
+    Reg top = newReg(RegFile::S);
+    MInst shl = make(InsnId::SpuShl, DType::I32, top);
+    shl.src[0] = MOperand::ofReg(lane);
+    shl.src[1] = MOperand::ofImm(32 - bits - at % 32);
+    emit(shl);
+    MInst shr = make(InsnId::SpuShr, DType::I32, dst);
+    shr.src[0] = MOperand::ofReg(top);
+    shr.src[1] = MOperand::ofImm(32 - bits);
+    emit(shr);
+    return dst;
+  }
+
   void extractElement(llvm::ExtractElementInst& ee) {
     if (onlyFeedsPrintf(ee)) return;  // printed by printf_lane
+    if (llvm::BitCastInst* view = int5LaneView(ee.getVectorOperand())) {
+      int5Part(view, static_cast<uint32_t>(cast<llvm::ConstantInt>(ee.getIndexOperand())->getZExtValue()), reg(&ee));
+      return;
+    }
     auto vc = classify(ee.getVectorOperandType());
     auto* idx = dyn_cast<llvm::ConstantInt>(ee.getIndexOperand());
     if (!vc || vc->file != RegFile::I || !idx) unsupported(ee, "reading one lane of a vector");
@@ -1024,6 +1093,83 @@ class Selector : public SelectionContext {
         emit(mi);
         return;
       }
+    }
+    auto c = classify(sv.getType());
+    auto sc = classify(sv.getOperand(0)->getType());
+    llvm::ArrayRef<int> mask = sv.getShuffleMask();
+    const int n0 = static_cast<int>(llvm::cast<llvm::FixedVectorType>(sv.getOperand(0)->getType())->getNumElements());
+    // The lane of an int5 that mask element e names: its operand and lane (e < 0: undefined).
+    auto laneOf = [&](int e) { return std::make_pair(sv.getOperand(e < n0 ? 0 : 1), e < n0 ? e : e - n0); };
+    // One lane of an int5 into a scalar register.
+    auto laneToScalar = [&](llvm::Value* v, int lane) {
+      Reg s = newReg(RegFile::S);
+      MInst m = make(InsnId::SpuMovIrfDim, DType::I32, s);
+      m.src[0] = MOperand::ofReg(reg(v));
+      m.sw = isa::switchField(isa::SwitchField::Dim).set(0, static_cast<uint32_t>(lane));
+      emit(m);
+      return s;
+    };
+    if (llvm::BitCastInst* view = int5LaneView(sv.getOperand(0)); view && c && c->file == RegFile::V) {
+      Reg part = int5Part(view, static_cast<uint32_t>(splatIndex(sv)), newReg(RegFile::S));
+      MInst m = make(InsnId::VpuMov, c->dtype, reg(&sv));
+      m.src[0] = MOperand::ofReg(part);
+      emit(m);
+      return;
+    }
+    if (c && sc && sc->file == RegFile::I && c->file == RegFile::V) {
+      // A broadcast of one lane of an int5 (LLVM folds extractelement + splat into this): the lane to a
+      // scalar register, then a move to every lane.
+      int lane = -1;
+      bool splat = true;
+      for (int e : mask) {
+        if (e < 0) continue;
+        if (lane >= 0 && e != lane) splat = false;
+        lane = e;
+      }
+      if (splat && lane >= 0) {
+        auto [v, l] = laneOf(lane);
+        Reg s = laneToScalar(v, l);
+        MInst m = make(InsnId::VpuMov, c->dtype, reg(&sv));
+        m.src[0] = MOperand::ofReg(s);
+        emit(m);
+        return;
+      }
+    }
+    if (c && sc && sc->file == RegFile::I && c->file == RegFile::I) {
+      // Lanes of two int5 values (LLVM turns a run of insertelements over a constant into this): start
+      // from the operand that gives the most lanes in place, move the other in-place lanes with one i_mov
+      // per operand (dimmask), and the lanes that change position through a scalar register.
+      Reg dst = reg(&sv);
+      int inPlace[2] = {0, 0};
+      for (int i = 0; i < static_cast<int>(mask.size()); ++i)
+        if (mask[i] >= 0 && laneOf(mask[i]).second == i) ++inPlace[mask[i] < n0 ? 0 : 1];
+      int base = inPlace[1] > inPlace[0] ? 1 : 0;
+      emitCopy(dst, reg(sv.getOperand(static_cast<unsigned>(base))));
+      mf_.blocks[static_cast<size_t>(cur_)].insts.back().copy = false;
+      uint32_t dimmask[2] = {0, 0};
+      for (int i = 0; i < static_cast<int>(mask.size()); ++i) {
+        if (mask[i] < 0) continue;
+        int from = mask[i] < n0 ? 0 : 1;
+        if (laneOf(mask[i]).second == i) {
+          if (from != base) dimmask[from] |= 1u << i;
+          continue;
+        }
+        auto [v, l] = laneOf(mask[i]);
+        MInst m = make(InsnId::SpuIMov, DType::I32, dst);
+        m.src[0] = MOperand::ofReg(laneToScalar(v, l));
+        m.sw = isa::switchField(isa::SwitchField::DimMask).set(0, 1u << i);
+        m.dstIsRead = true;
+        emit(m);
+      }
+      for (int from = 0; from < 2; ++from) {
+        if (!dimmask[from]) continue;
+        MInst m = make(InsnId::SpuIMov, DType::I32, dst);
+        m.src[0] = MOperand::ofReg(reg(sv.getOperand(static_cast<unsigned>(from))));
+        m.sw = isa::switchField(isa::SwitchField::DimMask).set(0, dimmask[from]);
+        m.dstIsRead = true;
+        emit(m);
+      }
+      return;
     }
     unsupported(sv, "reading one lane of a vector, or rearranging lanes,");
   }
