@@ -79,13 +79,13 @@ FEATURES = {
     "control": "if statements and counted loops around statements",
     "reduce": "lane reductions v_<t>_reduce_*",
     "dimsize": "get_dim_size of the input tensors",
-    # Off by default, only because of open bugs (docs/fuzzing.md, tests/fuzz/open/):
-    "loops": "counted loops around statements (open bug: a loop whose body is dead gives an empty hardware "
-             "loop that tpc-sim rejects, tests/fuzz/open/seed115)",
-    "local_scalar": "__local__ scalar arrays (open bug: -O2 loads a whole array as <4 x float>, which the "
-                    "backend rejects, tests/fuzz/open/seed124)",
+    "loops": "counted loops around statements (found an empty hardware loop from a dead loop body: "
+             "tests/regressions/seed115)",
+    "local_scalar": "__local__ scalar arrays (found a <4 x float> load of a whole array: "
+                    "tests/regressions/seed124)",
 }
-DEFAULT_OFF = {"loops", "local_scalar"}
+# Features off by default, only because of open bugs (tests/fuzz/open/): none at present.
+DEFAULT_OFF = set()
 DROPPED = "/* statement left out: feature '%s' is off */"
 
 
