@@ -22,10 +22,18 @@ namespace {
 
 using isa::InsnId;
 
-enum class Memory { None, Tensor, Local, Global, Printf };
+enum class Memory { None, Tensor, Local, Global, Printf, Random };
 
-Memory memoryOf(InsnId op) {
-  switch (op) {
+// Instructions that draw from the core's random stream (stochastic rounding): kept in program order among
+// themselves, so that the simulator draws in the order the native reference does.
+bool drawsRandom(const MInst& mi) {
+  return (mi.op == InsnId::VpuConvert || mi.op == InsnId::SpuConvert) &&
+         isa::switchField(isa::SwitchField::Rm).get(mi.sw) == static_cast<uint32_t>(isa::RoundingMode::SR);
+}
+
+Memory memoryOf(const MInst& mi) {
+  if (drawsRandom(mi)) return Memory::Random;
+  switch (mi.op) {
     case InsnId::LdTnsr: case InsnId::LdTnsrPartial: case InsnId::StTnsr: case InsnId::StTnsrPartial:
       return Memory::Tensor;
     case InsnId::LdL: case InsnId::LdLV: case InsnId::StL: case InsnId::StLV: return Memory::Local;
@@ -36,7 +44,10 @@ Memory memoryOf(InsnId op) {
 }
 
 // Stores, and prints (whose order is their output's order).
-bool isStore(InsnId op) { return isa::insnInfo(op).slot == isa::Slot::Store || memoryOf(op) == Memory::Printf; }
+bool isStore(const MInst& mi) {
+  Memory m = memoryOf(mi);
+  return isa::insnInfo(mi.op).slot == isa::Slot::Store || m == Memory::Printf || m == Memory::Random;
+}
 
 // One instruction to place: a machine instruction or a block-ending jump/halt.
 struct Node {
@@ -143,11 +154,11 @@ int loopBodyLength(const BlockSchedule& bs, int body) {
       a.lastWrite = n.cycle;
       a.lastWriteLat = latency(n.inst);
     }
-    Memory kind = memoryOf(n.inst.op);
+    Memory kind = memoryOf(n.inst);
     if (kind != Memory::None) {
       auto m = std::make_pair(kind, kind == Memory::Tensor ? isa::switchField(isa::SwitchField::Tensor).get(n.inst.sw) : 0u);
       auto& [firstLoad, lastStore] = memory.try_emplace(m, -1, -1).first->second;
-      if (isStore(n.inst.op)) {
+      if (isStore(n.inst)) {
         lastStore = n.cycle;
         if (!firstStore.count(m)) firstStore[m] = n.cycle;
       } else if (firstLoad < 0) {
@@ -239,13 +250,13 @@ BlockSchedule scheduleBlock(const MFunction& mf, int index, int nextInLayout, in
       lastWrite[k] = j;
       readsSinceWrite[k].clear();
     }
-    Memory kind = memoryOf(mi.op);
+    Memory kind = memoryOf(mi);
     if (kind != Memory::None) {
       auto m = std::make_pair(kind, kind == Memory::Tensor ? isa::switchField(isa::SwitchField::Tensor).get(mi.sw) : 0u);
       auto& nodes = bs.nodes;
       for (int st : storesSoFar[m])
         if (!disjoint(nodes[static_cast<size_t>(st)].inst, mi)) node.preds.emplace_back(st, 1);
-      if (isStore(mi.op)) {
+      if (isStore(mi)) {
         for (int l : loadsSoFar[m])
           if (!disjoint(nodes[static_cast<size_t>(l)].inst, mi)) node.preds.emplace_back(l, 0);
         storesSoFar[m].push_back(j);
