@@ -188,6 +188,8 @@ class IntrinsicPlanner {
         case isa::Lowering::MovDualGroupAll: movDualGroup(true); break;
         case isa::Lowering::ConvertAllNarrow: convertAll(false); break;
         case isa::Lowering::ConvertAllWiden: convertAll(true); break;
+        case isa::Lowering::TensorDimSize:
+        case isa::Lowering::TensorDimStride: tensorQuery(); break;
       }
     } catch (const isa::IntrinsicLoweringError& e) {
       unsupported(fmt::format("{}: {}", info_.name, e.what()));
@@ -319,6 +321,20 @@ class IntrinsicPlanner {
     }  // else: the tensor number arrives at run time (from the entry's tensor parameters)
     applyPredicate(insn, p);
     destination(insn);
+    b_.step(insn, tensorArg);
+  }
+
+  // get_dim_size / get_dim_stride: ld_tdesc of one field of tensor `a`'s descriptor (dim is a constant).
+  void tensorQuery() {
+    const isa::InsnInfo& ii = isa::insnInfo(info_.insn);
+    isa::SlotInsn insn = make(info_.insn);
+    insn.setField(isa::SwitchField::TdescField, info_.lowering == isa::Lowering::TensorDimStride ? 1u : 0u);
+    int tensorArg = param("a");
+    if (auto* c = llvm::dyn_cast<llvm::ConstantInt>(arg(tensorArg))) {
+      insn.setField(isa::SwitchField::Tensor, static_cast<uint32_t>(c->getZExtValue()) & 0xffu);
+      tensorArg = -1;
+    }  // else: the tensor number arrives at run time (from the entry's tensor parameters)
+    insn.dst = b_.result(ii.kinds[0]);
     b_.step(insn, tensorArg);
   }
 
