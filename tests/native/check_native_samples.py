@@ -63,9 +63,9 @@ def same_tensor(a_path, b_path, dtype):
 
 
 # Known native-path bugs, each reported as "xfail" while it fails and as a failure once it passes (so the
-# entry must then be removed). The samples that call get_dim_size: the prepared module fails verification (icmp
-# operands of different types; matmul also "operands must be first-class values") -- open, see the session note.
-KNOWN_FAILURES = {"row_sum_f32", "softmax_f32", "matmul_f32"}
+# entry must then be removed). None at present (the samples that call get_dim_size run natively since the
+# native reference lowers it).
+KNOWN_FAILURES = set()
 
 
 def check_samples(tool, tmp):
