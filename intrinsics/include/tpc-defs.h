@@ -173,9 +173,43 @@ enum {
   RMW_OP_SUB = 0x1 << 4,
   RMW_OP_MIN = 0x2 << 4,
   RMW_OP_MAX = 0x3 << 4,
+  RMW_OP_MAX_0_ADD = 0x4 << 4,
   RMW_TNSR_DT = 0x1 << 7,
   RMW_SET = 0x1 << 8,
   SW_PACK = 0x1 << 2,
+  // MOV_DUAL_GROUP: which groups of the destination dual group(s) are written.
+  SW_WR_LOWER_GROUP = 0x1 << 12,
+  SW_WR_UPPER_GROUP = 0x1 << 13,
+  SW_WR_LOWER_GROUP0 = 0x1 << 16,
+  SW_WR_UPPER_GROUP0 = 0x1 << 17,
+  SW_WR_LOWER_GROUP1 = 0x1 << 18,
+  SW_WR_UPPER_GROUP1 = 0x1 << 19,
+  SW_WR_LOWER_GROUP2 = 0x1 << 20,
+  SW_WR_UPPER_GROUP2 = 0x1 << 21,
+  SW_WR_LOWER_GROUP3 = 0x1 << 22,
+  SW_WR_UPPER_GROUP3 = 0x1 << 23,
+  SW_PACK21 = 0x0 << 2,
+  SW_PACK41 = 0x1 << 2,
+  SW_UNPACK_EVEN_LANES = 0x0 << 2,
+  SW_UNPACK_ODD_LANES = 0x1 << 2,
+  // MOV_GROUP: groups and dual groups written.
+  SW_GROUP0_EN = 0x1 << 0,
+  SW_GROUP1_EN = 0x1 << 1,
+  SW_DUAL_GROUP0_EN = 0x1 << 2,
+  SW_DUAL_GROUP1_EN = 0x1 << 3,
+  SW_DUAL_GROUP2_EN = 0x1 << 4,
+  SW_DUAL_GROUP3_EN = 0x1 << 5,
+  // PACK / UNPACK.
+  SW_GROUP_0 = 0x0 << 8,
+  SW_GROUP_1 = 0x1 << 8,
+  SW_STRIDE_2 = 0x0 << 9,
+  SW_STRIDE_4 = 0x1 << 9,
+  SW_GROUP_HALF_0 = 0x0 << 10,
+  SW_GROUP_HALF_1 = 0x1 << 10,
+  SW_UNPACK_LANE_0 = 0x0 << 11,
+  SW_UNPACK_LANE_1 = 0x1 << 11,
+  SW_UNPACK_LANE_2 = 0x2 << 11,
+  SW_UNPACK_LANE_3 = 0x3 << 11,
 };
 
 // Lookup tables (our own, piecewise linear: docs/isa.md): the functions of v_f32_lookup_1c/_2c, and their
@@ -191,5 +225,10 @@ enum {
   TPC_LUT_TANH = 7,
 };
 #define TPC_LUT_FID(function, shift) ((function) | ((shift) << 8))
+
+// Switch words of v_<t>_mov_dual_group_all_b (a write-enable pair per destination dual group) and of
+// v_<t>_mov_dual_group_b.
+#define MkWrA(w0, w1, w2, w3) (((w0) << 16) | ((w1) << 18) | ((w2) << 20) | ((w3) << 22))
+#define MkWr(l, u) (((l) ? SW_WR_LOWER_GROUP : 0) | ((u) ? SW_WR_UPPER_GROUP : 0))
 
 #endif

@@ -233,6 +233,29 @@
             StTnsrHigh, StTnsr, t, t)
 
 // mov_dual_group: the byte mask b and the group-write switches must select whole dual groups.
+// v_<t>_shuffle_b / _vb(a, uchar256 b, switches, income, ...): no defaults before predicate.
+#define TPC_SHUFFLE(t, VT, BT, ST)                                                                             \
+  INTRINSIC(v_##t##_shuffle_b, VT,                                                                             \
+            VT " a, uchar256 b, int switches, " VT " income, bool predicate=1, bool polarity=0", Op, VpuShuffle, t, \
+            t)                                                                                                 \
+  INTRINSIC(v_##t##_shuffle_vb, VT, VT " a, uchar256 b, int switches, " VT " income, " BT " predicate, bool polarity=0", \
+            Op, VpuShuffle, t, t)
+
+// v_<t>_mov_group_b / _vb(a, uint32_t b, switches, income, ...): b is the byte write mask of a group.
+#define TPC_MOV_GROUP(t, VT, BT, ST)                                                                           \
+  INTRINSIC(v_##t##_mov_group_b, VT,                                                                           \
+            VT " a, uint32_t b, int switches, " VT " income, bool predicate=1, bool polarity=0", Op, VpuMovGroup, t, \
+            t)                                                                                                 \
+  INTRINSIC(v_##t##_mov_group_vb, VT, VT " a, uint32_t b, int switches, " VT " income, " BT " predicate, bool polarity=0", \
+            Op, VpuMovGroup, t, t)
+
+// v_<t>_pack_b / _vb and v_<t>_unpack_b / _vb(a, switches, income, ...): no defaults before predicate.
+#define TPC_PACK_UNPACK(op, Insn, t, VT, BT)                                                                   \
+  INTRINSIC(v_##t##_##op##_b, VT, VT " a, int switches, " VT " income, bool predicate=1, bool polarity=0", Op,   \
+            Insn, t, t)                                                                                        \
+  INTRINSIC(v_##t##_##op##_vb, VT, VT " a, int switches, " VT " income, " BT " predicate, bool polarity=0", Op, \
+            Insn, t, t)
+
 #define TPC_MOV_DUAL_GROUP(t, VT, BT, ST)                                                                      \
   INTRINSIC(v_##t##_mov_dual_group_b, VT,                                                                      \
             VT " a, const uint32_t b, const int src_dg, const int dest_dg, int switches, " VT " income, "             \

@@ -16,6 +16,7 @@ constexpr uint32_t kSwFormFp = 0xfu << 8;       // SW_ADD_BIAS, SW_FORCE_SIGN0, 
 constexpr uint32_t kSwWrLowerGroup = 1u << 12;  // SW_WR_LOWER_GROUP
 constexpr uint32_t kSwWrUpperGroup = 1u << 13;  // SW_WR_UPPER_GROUP
 constexpr uint32_t kSwWrAllGroups = 0xffu << 16;  // SW_WR_{LOWER,UPPER}_GROUP{0,1,2,3}
+constexpr uint32_t kSwMovGroup = 0x3fu;          // SW_GROUP{0,1}_EN, SW_DUAL_GROUP{0..3}_EN
 constexpr uint32_t kRmwTensorType = 1u << 7;    // RMW_TNSR_DT
 constexpr uint32_t kRmwSet = 1u << 8;           // RMW_SET
 
@@ -62,6 +63,24 @@ uint32_t translateSwitches(const IntrinsicInfo& info, const InsnInfo& insn, cons
     static constexpr uint32_t kRound[] = {0, 1, 2, 3, 5, 0, 4, 5};  // RHNE RZ RU RD SR CSR RHAZ SR_RNE
     set(SwitchField::Rm, kRound[(vendor & kSwRound) >> 16]);
     used |= kSwRound;
+  }
+  if (insn.allowsField(SwitchField::GroupEn)) {  // mov_group: groups (bits 0-1) and dual groups (bits 2-5)
+    set(SwitchField::GroupEn, vendor & 3u);
+    set(SwitchField::DualGroupEn, (vendor >> 2) & 0xfu);
+    used |= kSwMovGroup;
+  }
+  if (insn.allowsField(SwitchField::PackGroup)) {  // pack / unpack: SW_GROUP_1, SW_STRIDE_4 (bits 8, 9)
+    set(SwitchField::PackGroup, (vendor >> 8) & 1u);
+    set(SwitchField::PackStride4, (vendor >> 9) & 1u);
+    used |= 3u << 8;
+  }
+  if (insn.allowsField(SwitchField::GroupHalf)) {  // unpack: SW_GROUP_HALF_1 (bit 10), SW_UNPACK_LANE_k (11-12)
+    uint32_t lane = (vendor >> 11) & 3u;
+    if (lane >= ((vendor >> 9) & 1u ? 4u : 2u))
+      fail(fmt::format("SW_UNPACK_LANE_{} needs SW_STRIDE_4 (lanes 2 and 3 exist only for 8 to 32 bits)", lane));
+    set(SwitchField::GroupHalf, (vendor >> 10) & 1u);
+    set(SwitchField::UnpackLane, lane);
+    used |= 7u << 10;
   }
   if (insn.id == InsnId::VpuConvert || insn.id == InsnId::SpuConvert) {
     if ((vendor & kSwClipFp) && isFloat(info.dtype)) {

@@ -57,18 +57,50 @@ void vMovDualGroup(Core& c, const DecodedSlot& d) {
   commitBytes(c, d, out);
 }
 
-// A vector has eight 32-byte groups; copy the groups selected by gmask.
-void vMovGroup(Core& c, const DecodedSlot& d) {
+// mov_group: a vector has four 64-byte dual groups of two 32-byte groups each. In every dual group enabled by
+// dgen, each group g enabled by gen receives the bytes of the *other* group (1 - g) of the same dual group,
+// byte j only where bit j of the byte mask (src1) is set; everything else keeps the destination's value.
+// With every group and dual group enabled, the two groups of each dual group swap.
+template <DType T> void vMovGroup(Core& c, const DecodedSlot& d) {
   alignas(64) uint8_t out[256];
   std::memcpy(out, c.r.v[d.dst].bytes, 256);
-  uint32_t mask = d.field(SwitchField::GroupMask);
-  for (int g = 0; g < 8; ++g)
-    if ((mask >> g) & 1u) std::memcpy(out + 32 * g, c.r.v[d.src[0]].bytes + 32 * g, 32);
-  commitBytes(c, d, out);
+  const uint8_t* a = c.r.v[d.src[0]].bytes;
+  const uint32_t mask = rawScalarSrc(c, d, 1);
+  const uint32_t groups = d.field(SwitchField::GroupEn), dualGroups = d.field(SwitchField::DualGroupEn);
+  for (int dg = 0; dg < 4; ++dg) {
+    if (!((dualGroups >> dg) & 1u)) continue;
+    for (int g = 0; g < 2; ++g) {
+      if (!((groups >> g) & 1u)) continue;
+      for (int j = 0; j < 32; ++j)
+        if ((mask >> j) & 1u) out[64 * dg + 32 * g + j] = a[64 * dg + 32 * (1 - g) + j];
+    }
+  }
+  alignas(64) St<T> lanes[kLanes<T>];
+  std::memcpy(lanes, out, 256);
+  commitLanes(c, d, lanes);
 }
 
-// dst lane i = a lane (index mod lanes), index taken from the low byte of lane i of b.
+// shuffle: per destination element i, the byte of b at the element's first byte (b.byte[i * size]) selects
+// the source: bit 7 enables the write (clear: the element keeps the destination's value), bit 5 the group of
+// i's dual group, bits 0-4 the element within that group (taken modulo the group's 32 / size elements).
+// Elements never leave their dual group.
 template <DType T> void vShuffle(Core& c, const DecodedSlot& d) {
+  constexpr int kSize = sizeof(St<T>), kPerGroup = 32 / kSize, kPerDual = 2 * kPerGroup;
+  alignas(64) St<T> out[kLanes<T>];
+  std::memcpy(out, c.r.v[d.dst].bytes, 256);
+  const St<T>* a = vsrc<T>(c, d, 0);
+  const uint8_t* b = c.r.v[d.src[1]].bytes;
+  for (int i = 0; i < kLanes<T>; ++i) {
+    const uint8_t sel = b[i * kSize];
+    if (!(sel & 0x80u)) continue;
+    out[i] = a[(i / kPerDual) * kPerDual + ((sel >> 5) & 1) * kPerGroup + (sel & (kPerGroup - 1))];
+  }
+  commitLanes(c, d, out);
+}
+
+// permute (our own, for tpc-special.h's lane reductions): dst lane i = a lane (index mod lanes), the index
+// taken from the low byte of lane i of b. Crosses dual groups, writes every lane.
+template <DType T> void vPermute(Core& c, const DecodedSlot& d) {
   alignas(64) St<T> out[kLanes<T>];
   const St<T>* a = vsrc<T>(c, d, 0);
   const uint8_t* b = c.r.v[d.src[1]].bytes;
@@ -76,29 +108,43 @@ template <DType T> void vShuffle(Core& c, const DecodedSlot& d) {
   commitLanes(c, d, out);
 }
 
-// pack: the low halves of the source lanes fill the low (half=all/low) or high half of the destination.
+// pack (element type T of w bytes, stride s = 2 or 4): in each dual group d, the elements at positions 0, s,
+// 2s, ... of source group g (32 / w / s of them) are written consecutively from element
+// (d mod s) * (64 / s / w) + g * (32 / s / w) of the same dual group, so that the results of the dual
+// groups occupy different parts of their dual groups (mov_dual_group merges them). Other elements keep the
+// destination's value.
 template <DType T> void vPack(Core& c, const DecodedSlot& d) {
-  using Wide = std::make_unsigned_t<St<T>>;
-  using Narrow = std::conditional_t<sizeof(Wide) == 4, uint16_t, uint8_t>;
-  constexpr int kN = kLanes<T>;
-  alignas(64) Narrow out[2 * kN];
+  constexpr int kW = sizeof(St<T>), kPerDual = 64 / kW, kPerGroup = 32 / kW;
+  alignas(64) St<T> out[kLanes<T>];
   std::memcpy(out, c.r.v[d.dst].bytes, 256);
-  const Wide* a = c.r.v[d.src[0]].template lanes<Wide>();
-  int base = d.field(SwitchField::Half) == 2 ? kN : 0;
-  for (int i = 0; i < kN; ++i) out[base + i] = static_cast<Narrow>(a[i]);
+  const St<T>* a = vsrc<T>(c, d, 0);
+  const int g = static_cast<int>(d.field(SwitchField::PackGroup));
+  const int s = d.field(SwitchField::PackStride4) ? 4 : 2;
+  const int count = kPerGroup / s;
+  for (int dg = 0; dg < 4; ++dg) {
+    const int base = dg * kPerDual, at = base + (dg % s) * (kPerDual / s) + g * count;
+    for (int k = 0; k < count; ++k) out[at + k] = a[base + g * kPerGroup + k * s];
+  }
   commitLanes(c, d, out);
 }
 
-// unpack: lanes of the low or high half of the source, widened (sign-extended for signed types).
+// unpack (stride s = 2 or 4): in each dual group d, the source elements are group g (s = 2) or half h of
+// group g (s = 4) of the same dual group, 64 / s / w of them; element k is written to element k * s + lane
+// of the dual group. Other elements keep the destination's value.
 template <DType T> void vUnpack(Core& c, const DecodedSlot& d) {
-  using Narrow = St<T>;
-  using Wide = std::conditional_t<sizeof(Narrow) == 2, std::conditional_t<std::is_signed_v<Narrow>, int32_t, uint32_t>,
-                                  std::conditional_t<std::is_signed_v<Narrow>, int16_t, uint16_t>>;
-  constexpr int kN = isa::kVectorBytes / sizeof(Wide);
-  alignas(64) Wide out[kN];
-  const Narrow* a = vsrc<T>(c, d, 0);
-  int base = d.field(SwitchField::Half) == 2 ? kN : 0;
-  for (int i = 0; i < kN; ++i) out[i] = static_cast<Wide>(a[base + i]);
+  constexpr int kW = sizeof(St<T>), kPerDual = 64 / kW, kPerGroup = 32 / kW;
+  alignas(64) St<T> out[kLanes<T>];
+  std::memcpy(out, c.r.v[d.dst].bytes, 256);
+  const St<T>* a = vsrc<T>(c, d, 0);
+  const int g = static_cast<int>(d.field(SwitchField::PackGroup));
+  const int s = d.field(SwitchField::PackStride4) ? 4 : 2;
+  const int half = s == 4 ? static_cast<int>(d.field(SwitchField::GroupHalf)) : 0;
+  const int lane = static_cast<int>(d.field(SwitchField::UnpackLane)) % s;
+  const int count = kPerDual / s;
+  for (int dg = 0; dg < 4; ++dg) {
+    const int base = dg * kPerDual, from = base + g * kPerGroup + half * (kPerGroup / 2);
+    for (int k = 0; k < count; ++k) out[base + k * s + lane] = a[from + k];
+  }
   commitLanes(c, d, out);
 }
 
@@ -220,12 +266,15 @@ ExecFn vectorDataExec(const isa::SlotInsn& insn) {
     case InsnId::VpuVpXor: return &vpLogic<2>;
     case InsnId::VpuVpNot: return &vpLogic<3>;
     case InsnId::VpuMovDualGroup: return &vMovDualGroup;
-    case InsnId::VpuMovGroup: return &vMovGroup;
+    case InsnId::VpuMovGroup:
+      return sem::dispatchDType(insn.dtype, []<DType T>() -> ExecFn { return &vMovGroup<T>; });
     case InsnId::VpuShuffle:
       return sem::dispatchDType(insn.dtype, []<DType T>() -> ExecFn { return &vShuffle<T>; });
+    case InsnId::VpuPermute:
+      return sem::dispatchDType(insn.dtype, []<DType T>() -> ExecFn { return &vPermute<T>; });
     case InsnId::VpuPack:
       return sem::dispatchDType(insn.dtype, []<DType T>() -> ExecFn {
-        if constexpr (!Elem<T>::kFloat && sizeof(St<T>) >= 2) return &vPack<T>;
+        if constexpr (sizeof(St<T>) <= 2) return &vPack<T>;
         else return nullptr;
       });
     case InsnId::VpuUnpack:

@@ -1,6 +1,7 @@
 // VPU instructions executed through the simulator (ld_tnsr in, registers read back through Core::r)
 // against host expectations written here, independently of intrinsics/semantics.
 #include <algorithm>
+#include <cstring>
 #include <limits>
 
 #include "sim_test_util.h"
@@ -312,9 +313,15 @@ TEST(VectorInsns, GroupMovesShuffleLaneIdFclass) {
                      lines({"nop ; nop ; mov.u8 v10, v1 ; nop",
                             "nop ; nop ; mov_dual_group v10, v0 sdg=2 ddg=1 ; nop",
                             "nop ; nop ; mov.u8 v11, v1 ; nop",
-                            "nop ; nop ; mov_group v11, v0 gmask=165 ; nop",
-                            "nop ; nop ; shuffle.i32 v12, v0, v2 ; nop",
-                            "nop ; nop ; shuffle.u8 v13, v0, v3 ; nop",
+                            "nop ; nop ; mov_group.u8 v11, v0, 0xf00000ff gen=2 dgen=10 ; nop",
+                            "nop ; nop ; permute.i32 v12, v0, v2 ; nop",
+                            "nop ; nop ; permute.u8 v13, v0, v3 ; nop",
+                            "nop ; nop ; mov.u8 v17, v1 ; nop",
+                            "nop ; nop ; shuffle.i32 v17, v0, v2 ; nop",
+                            "nop ; nop ; mov.u8 v18, v1 ; nop",
+                            "nop ; nop ; shuffle.u8 v18, v0, v3 ; nop",
+                            "nop ; nop ; mov.u8 v19, v1 ; nop",
+                            "nop ; nop ; shuffle.i16 v19, v0, v3 ; nop",
                             "nop ; nop ; lane_id.i32 v14 ; nop",
                             "nop ; nop ; lane_id.u16 v15 ; nop",
                             "nop ; nop ; lane_id.i8 v16 ; nop"}));
@@ -322,12 +329,39 @@ TEST(VectorInsns, GroupMovesShuffleLaneIdFclass) {
   std::vector<uint8_t> want = dst;
   for (int i = 0; i < 64; ++i) want[64 + i] = src[128 + i];
   EXPECT_TRUE(lanesEqual(r->vreg<uint8_t>(10), want));
-  // mov_group gmask=0b10100101: 32-byte groups 0, 2, 5 and 7.
+  // mov_group gen=0b10 dgen=0b1010: the upper group of dual groups 1 and 3 gets the lower group's bytes
+  // 0-7 and 28-31 (mask 0xf00000ff).
   want = dst;
-  for (int g : {0, 2, 5, 7})
-    for (int i = 0; i < 32; ++i) want[32 * g + i] = src[32 * g + i];
+  for (int dg : {1, 3})
+    for (int j = 0; j < 32; ++j)
+      if (j < 8 || j >= 28) want[64 * dg + 32 + j] = src[64 * dg + j];
   EXPECT_TRUE(lanesEqual(r->vreg<uint8_t>(11), want));
-  // shuffle: lane i takes source lane (low byte of index lane i) mod lanes.
+  // shuffle: within each dual group; the selector byte is the element's first byte of b: bit 7 enables,
+  // bit 5 picks the group, the low bits the element of the group. Disabled elements keep the old value.
+  auto shuffled = [&](size_t width, size_t i, const uint8_t* sel) -> int64_t {
+    size_t perGroup = 32 / width;
+    uint8_t b = sel[i * width];
+    if (!(b & 0x80)) return -1;
+    return static_cast<int64_t>((i / (2 * perGroup)) * 2 * perGroup + ((b >> 5) & 1) * perGroup + (b & (perGroup - 1)));
+  };
+  std::vector<uint8_t> idxBytes(256);
+  std::memcpy(idxBytes.data(), idx.data(), 256);
+  std::vector<int32_t> dstI32 = fromBytes<int32_t>(dst);
+  std::vector<int32_t> srcI32s = fromBytes<int32_t>(src);
+  EXPECT_TRUE(lanesEqual(r->vreg<int32_t>(17), mapLanes<int32_t>(64, [&](size_t i) {
+    int64_t k = shuffled(4, i, idxBytes.data());
+    return k < 0 ? dstI32[i] : srcI32s[k];
+  })));
+  EXPECT_TRUE(lanesEqual(r->vreg<uint8_t>(18), mapLanes<uint8_t>(256, [&](size_t i) {
+    int64_t k = shuffled(1, i, idx8.data());
+    return k < 0 ? dst[i] : src[k];
+  })));
+  std::vector<int16_t> dstI16 = fromBytes<int16_t>(dst), srcI16 = fromBytes<int16_t>(src);
+  EXPECT_TRUE(lanesEqual(r->vreg<int16_t>(19), mapLanes<int16_t>(128, [&](size_t i) {
+    int64_t k = shuffled(2, i, idx8.data());
+    return k < 0 ? dstI16[i] : srcI16[k];
+  })));
+  // permute: lane i takes source lane (low byte of index lane i) mod lanes.
   std::vector<int32_t> srcI32 = fromBytes<int32_t>(src);
   EXPECT_TRUE(lanesEqual(r->vreg<int32_t>(12), mapLanes<int32_t>(64, [&](size_t i) { return srcI32[(idx[i] & 0xff) % 64]; })));
   EXPECT_TRUE(lanesEqual(r->vreg<uint8_t>(13), mapLanes<uint8_t>(256, [&](size_t i) { return src[idx8[i]]; })));
@@ -357,27 +391,39 @@ TEST(VectorInsns, Fclass) {
 
 TEST(VectorInsns, PackAndUnpack) {
   Rng rng(9);
-  std::vector<int32_t> w = rng.ints<int32_t>(64, INT32_MIN, INT32_MAX);
-  std::vector<int16_t> n = rng.ints<int16_t>(128, -32768, 32767);
   std::vector<uint8_t> u = rng.ints<uint8_t>(256, 0, 255);
-  std::vector<uint16_t> fill(128, 0xBEEF);
-  auto r = runVector({vin(DType::I32, w), vin(DType::I16, n), vin(DType::U8, u), vin(DType::U16, fill)},
-                     lines({"nop ; nop ; mov.u16 v10, v3 ; nop",
-                            "nop ; nop ; pack.i32 v10, v0 half=low ; nop",
-                            "nop ; nop ; mov.u16 v11, v3 ; nop",
-                            "nop ; nop ; pack.i32 v11, v0 half=high ; nop",
-                            "nop ; nop ; unpack.i16 v12, v1 half=low ; nop",
-                            "nop ; nop ; unpack.i16 v13, v1 half=high ; nop",
-                            "nop ; nop ; unpack.u8 v14, v2 half=high ; nop"}));
-  std::vector<uint16_t> want = fill;
-  for (int i = 0; i < 64; ++i) want[i] = static_cast<uint16_t>(w[i] & 0xffff);
-  EXPECT_TRUE(lanesEqual(r->vreg<uint16_t>(10), want));
+  std::vector<uint8_t> fill(256, 0xEE);
+  auto r = runVector({vin(DType::U8, u), vin(DType::U8, fill)},
+                     lines({"nop ; nop ; mov.u8 v10, v1 ; nop",
+                            "nop ; nop ; pack.i8 v10, v0 group=1 stride4=1 ; nop",
+                            "nop ; nop ; mov.u8 v11, v1 ; nop",
+                            "nop ; nop ; pack.u16 v11, v0 group=0 stride4=0 ; nop",
+                            "nop ; nop ; mov.u8 v12, v1 ; nop",
+                            "nop ; nop ; unpack.i8 v12, v0 group=1 stride4=1 ghalf=1 ulane=2 ; nop",
+                            "nop ; nop ; mov.u8 v13, v1 ; nop",
+                            "nop ; nop ; unpack.bf16 v13, v0 group=1 stride4=0 ; nop"}));
+  // pack.i8 stride 4 of group 1: dual group d's bytes 32, 36, ..., 60 land at bytes 16 * d + 8 .. + 15.
+  std::vector<uint8_t> want = fill;
+  for (int d = 0; d < 4; ++d)
+    for (int k = 0; k < 8; ++k) want[64 * d + 16 * d + 8 + k] = u[64 * d + 32 + 4 * k];
+  EXPECT_TRUE(lanesEqual(r->vreg<uint8_t>(10), want));
+  // pack.u16 stride 2 of group 0: 16-bit elements 0, 2, ..., 14 of dual group d land at elements
+  // 16 * (d mod 2) + 0 .. 7 of the dual group.
+  std::vector<uint16_t> u16 = fromBytes<uint16_t>(u), fill16 = fromBytes<uint16_t>(fill);
+  std::vector<uint16_t> want16 = fill16;
+  for (int d = 0; d < 4; ++d)
+    for (int k = 0; k < 8; ++k) want16[32 * d + 16 * (d % 2) + k] = u16[32 * d + 2 * k];
+  EXPECT_TRUE(lanesEqual(r->vreg<uint16_t>(11), want16));
+  // unpack.i8 stride 4, upper half of group 1, lane 2: byte 48 + k of dual group d goes to byte 4k + 2.
   want = fill;
-  for (int i = 0; i < 64; ++i) want[64 + i] = static_cast<uint16_t>(w[i] & 0xffff);
-  EXPECT_TRUE(lanesEqual(r->vreg<uint16_t>(11), want));
-  EXPECT_TRUE(lanesEqual(r->vreg<int32_t>(12), mapLanes<int32_t>(64, [&](size_t i) { return int32_t{n[i]}; })));
-  EXPECT_TRUE(lanesEqual(r->vreg<int32_t>(13), mapLanes<int32_t>(64, [&](size_t i) { return int32_t{n[64 + i]}; })));
-  EXPECT_TRUE(lanesEqual(r->vreg<uint16_t>(14), mapLanes<uint16_t>(128, [&](size_t i) { return uint16_t{u[128 + i]}; })));
+  for (int d = 0; d < 4; ++d)
+    for (int k = 0; k < 16; ++k) want[64 * d + 4 * k + 2] = u[64 * d + 48 + k];
+  EXPECT_TRUE(lanesEqual(r->vreg<uint8_t>(12), want));
+  // unpack.bf16 stride 2 of group 1: 16-bit element 16 + k of dual group d goes to element 2k.
+  want16 = fill16;
+  for (int d = 0; d < 4; ++d)
+    for (int k = 0; k < 16; ++k) want16[32 * d + 2 * k] = u16[32 * d + 16 + k];
+  EXPECT_TRUE(lanesEqual(r->vreg<uint16_t>(13), want16));
 }
 
 // Rounding of an f32 to bf16 by mode, on the bits (for normal values well inside the range).

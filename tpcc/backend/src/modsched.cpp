@@ -61,8 +61,12 @@ template <class F> void forEachRead(const MInst& mi, F f) {
 
 int latency(const MInst& mi) { return isa::insnInfo(mi.op).latency; }
 
-// Memory an instruction touches: tensor N -> N, local -> 100, global -> 200, printf -> 300; -1 none.
+// Memory an instruction touches: tensor N -> N, local -> 100, global -> 200, printf -> 300, the core's
+// random stream (stochastic rounding, drawn in program order as the native reference does) -> 400; -1 none.
 int memoryKey(const MInst& mi) {
+  if ((mi.op == InsnId::VpuConvert || mi.op == InsnId::SpuConvert) &&
+      isa::switchField(isa::SwitchField::Rm).get(mi.sw) == static_cast<uint32_t>(isa::RoundingMode::SR))
+    return 400;
   switch (mi.op) {
     case InsnId::LdTnsr: case InsnId::LdTnsrPartial: case InsnId::StTnsr: case InsnId::StTnsrPartial:
       return static_cast<int>(isa::switchField(isa::SwitchField::Tensor).get(mi.sw));
@@ -80,7 +84,7 @@ bool sameMemory(int a, int b) {
 }
 
 bool writesMemory(const MInst& mi) {
-  return isa::insnInfo(mi.op).slot == isa::Slot::Store || memoryKey(mi) == 300;
+  return isa::insnInfo(mi.op).slot == isa::Slot::Store || memoryKey(mi) == 300 || memoryKey(mi) == 400;
 }
 
 // Whether access a of iteration k and access b of every later iteration k + d (d >= 1) certainly touch
@@ -329,7 +333,7 @@ int splitCoordinateIvs(MFunction& mf, int pre, int body, int extraRoom) {
       if (mi.dst == cp.dst) ++writes;
       if (mi.dst == cp.src[0].reg && mi.op == InsnId::SpuIAdd && mi.src[1].isReg() && mi.src[1].reg == cp.dst && !mi.pred.valid())
         add = i;
-      if (mi.src[0].isReg() && mi.src[0].reg == cp.dst && memoryKey(mi) >= 0) {
+      if (mi.src[0].isReg() && mi.src[0].reg == cp.dst && memoryKey(mi) >= 0 && memoryKey(mi) != 400) {
         if (writesMemory(mi))
           lastStore = std::max(lastStore, asap[static_cast<size_t>(i)]);
         else

@@ -22,10 +22,18 @@ namespace {
 
 using isa::InsnId;
 
-enum class Memory { None, Tensor, Local, Global, Printf };
+enum class Memory { None, Tensor, Local, Global, Printf, Random };
 
-Memory memoryOf(InsnId op) {
-  switch (op) {
+// Instructions that draw from the core's random stream (stochastic rounding): kept in program order among
+// themselves, so that the simulator draws in the order the native reference does.
+bool drawsRandom(const MInst& mi) {
+  return (mi.op == InsnId::VpuConvert || mi.op == InsnId::SpuConvert) &&
+         isa::switchField(isa::SwitchField::Rm).get(mi.sw) == static_cast<uint32_t>(isa::RoundingMode::SR);
+}
+
+Memory memoryOf(const MInst& mi) {
+  if (drawsRandom(mi)) return Memory::Random;
+  switch (mi.op) {
     case InsnId::LdTnsr: case InsnId::LdTnsrPartial: case InsnId::StTnsr: case InsnId::StTnsrPartial:
       return Memory::Tensor;
     case InsnId::LdL: case InsnId::LdLV: case InsnId::StL: case InsnId::StLV: return Memory::Local;
@@ -39,7 +47,7 @@ Memory memoryOf(InsnId op) {
 using MemoryKey = std::pair<Memory, uint32_t>;  // the tensor's number for Memory::Tensor, else 0
 
 MemoryKey memoryKeyOf(const MInst& mi) {
-  Memory kind = memoryOf(mi.op);
+  Memory kind = memoryOf(mi);
   return {kind, kind == Memory::Tensor ? isa::switchField(isa::SwitchField::Tensor).get(mi.sw) : 0u};
 }
 
@@ -49,7 +57,10 @@ bool sameMemory(const MemoryKey& a, const MemoryKey& b) {
          (a.first == Memory::Tensor && b.first == Memory::Global);
 }
 
-bool isStore(InsnId op) { return isa::insnInfo(op).slot == isa::Slot::Store || memoryOf(op) == Memory::Printf; }
+bool isStore(const MInst& mi) {
+  Memory m = memoryOf(mi);
+  return isa::insnInfo(mi.op).slot == isa::Slot::Store || m == Memory::Printf || m == Memory::Random;
+}
 
 // One instruction to place: a machine instruction or a block-ending jump/halt.
 struct Node {
@@ -141,7 +152,7 @@ int loopBodyLength(const BlockSchedule& bs, int body) {
   std::map<std::pair<Memory, uint32_t>, int> firstStore;
   // With a global access in the body, every tensor counts as global memory (they may be the same bytes).
   bool global = false;
-  for (int i = 0; i < body; ++i) global = global || memoryOf(bs.nodes[static_cast<size_t>(i)].inst.op) == Memory::Global;
+  for (int i = 0; i < body; ++i) global = global || memoryOf(bs.nodes[static_cast<size_t>(i)].inst) == Memory::Global;
   for (int i = 0; i < body; ++i) {
     const Node& n = bs.nodes[static_cast<size_t>(i)];
     forEachRead(n.inst, [&](const Reg& r) {
@@ -159,12 +170,12 @@ int loopBodyLength(const BlockSchedule& bs, int body) {
       a.lastWrite = n.cycle;
       a.lastWriteLat = latency(n.inst);
     }
-    Memory kind = memoryOf(n.inst.op);
+    Memory kind = memoryOf(n.inst);
     if (kind != Memory::None) {
       MemoryKey m = memoryKeyOf(n.inst);
       if (global && kind == Memory::Tensor) m = {Memory::Global, 0u};
       auto& [firstLoad, lastStore] = memory.try_emplace(m, -1, -1).first->second;
-      if (isStore(n.inst.op)) {
+      if (isStore(n.inst)) {
         lastStore = n.cycle;
         if (!firstStore.count(m)) firstStore[m] = n.cycle;
       } else if (firstLoad < 0) {
@@ -257,7 +268,7 @@ BlockSchedule scheduleBlock(const MFunction& mf, int index, int nextInLayout, in
       lastWrite[k] = j;
       readsSinceWrite[k].clear();
     }
-    Memory kind = memoryOf(mi.op);
+    Memory kind = memoryOf(mi);
     if (kind != Memory::None) {
       MemoryKey m = memoryKeyOf(mi);
       auto& nodes = bs.nodes;
@@ -265,7 +276,7 @@ BlockSchedule scheduleBlock(const MFunction& mf, int index, int nextInLayout, in
         if (sameMemory(other, m))
           for (int st : stores)
             if (!disjoint(nodes[static_cast<size_t>(st)].inst, mi)) node.preds.emplace_back(st, 1);
-      if (isStore(mi.op)) {
+      if (isStore(mi)) {
         for (auto& [other, loads] : loadsSoFar)
           if (sameMemory(other, m))
             for (int l : loads)
