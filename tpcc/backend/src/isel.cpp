@@ -937,13 +937,28 @@ class Selector : public SelectionContext {
       }
       case Op::FPToSI: case Op::FPToUI: case Op::SIToFP: case Op::UIToFP: case Op::FPExt: case Op::FPTrunc: {
         DType fromT = fc->dtype, toT = tc->dtype;
+        Reg from = fc->file == RegFile::SP ? Reg{} : reg(src);
+        if (fc->file == RegFile::SP) {
+          // A scalar bool to float: 0 or 1 (-1 when signed) in a scalar register first, then converted.
+          from = newReg(RegFile::S);
+          MInst zero = make(InsnId::SpuMov, DType::I32, from);
+          zero.src[0] = MOperand::ofImm(0);
+          emit(zero);
+          MInst one = make(InsnId::SpuMov, DType::I32, from);
+          one.src[0] = MOperand::ofImm(cast.getOpcode() == Op::SIToFP ? 0xffffffffu : 1u);
+          one.dstIsRead = true;
+          one.pred = reg(src);
+          emit(one);
+          fromT = DType::I32;
+        }
         if (cast.getOpcode() == Op::FPToUI) toT = unsignedOf(toT);
         if (cast.getOpcode() == Op::UIToFP) fromT = unsignedOf(fromT);
         bool vector = fc->file == RegFile::V;
+        if (fc->file == RegFile::VP) unsupported(cast, "a conversion of a bool vector to float (select 0 or 1 first)");
         if (vector && dtypeSize(fromT) != dtypeSize(toT)) unsupported(cast, "a vector conversion between widths (use the convert intrinsics)");
         isa::ConversionInsn conv = isa::cConversion(vector, fromT, toT);
         MInst m = make(conv.id, conv.dtype, dst);
-        m.src[0] = MOperand::ofReg(reg(src));
+        m.src[0] = MOperand::ofReg(from);
         m.sw = conv.sw;
         if (vector) m.dstIsRead = true;
         emit(m);
