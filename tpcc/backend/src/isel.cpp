@@ -676,20 +676,26 @@ class Selector : public SelectionContext {
     emit(mi);
   }
 
+  // (lane, value) of an int5 constant that is zero in every lane but one.
+  static std::optional<std::pair<uint32_t, int64_t>> singleNonZeroLane(llvm::Constant* c) {
+    std::optional<std::pair<uint32_t, int64_t>> found;
+    for (uint32_t k = 0; k < 5; ++k) {
+      auto* e = dyn_cast_or_null<llvm::ConstantInt>(c->getAggregateElement(k));
+      if (!e) return std::nullopt;
+      if (e->isZero()) continue;
+      if (found) return std::nullopt;
+      found = std::make_pair(k, e->getSExtValue());
+    }
+    return found;
+  }
+
   MOperand indexOperand(llvm::Value* v) {
     llvm::Value* s = llvm::getSplatValue(v);
     if (auto* c = dyn_cast<llvm::Constant>(v); c && !s && c->isNullValue()) return MOperand::ofImm(0);
     // A constant in one dimension only (a coordinate step): the shared register for it.
-    if (auto* c = dyn_cast<llvm::Constant>(v); c && !s) {
-      int lane = -1;
-      int64_t value = 0;
-      for (unsigned k = 0; k < 5 && lane != -2; ++k) {
-        auto* e = dyn_cast_or_null<llvm::ConstantInt>(c->getAggregateElement(k));
-        if (!e) lane = -2;
-        else if (!e->isZero()) lane = lane == -1 ? static_cast<int>(k) : -2, value = e->getSExtValue();
-      }
-      if (lane >= 0) return MOperand::ofReg(coordinateConstant(static_cast<uint32_t>(lane), static_cast<int32_t>(value)));
-    }
+    if (auto* c = dyn_cast<llvm::Constant>(v); c && !s)
+      if (auto lane = singleNonZeroLane(c))
+        return MOperand::ofReg(coordinateConstant(lane->first, static_cast<int32_t>(lane->second)));
     if (s) {
       if (auto* c = dyn_cast<llvm::Constant>(s)) return MOperand::ofImm(*immediateOf(c));
       return MOperand::ofReg(reg(s));

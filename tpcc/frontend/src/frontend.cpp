@@ -34,7 +34,6 @@ namespace tpc::cc {
 
 namespace {
 
-constexpr const char* kHeaderDir = kImplicitHeaderDir;
 
 // Reports what the core cannot run, and reads the kernel's parameter list.
 class KernelChecker : public clang::ASTConsumer, public clang::RecursiveASTVisitor<KernelChecker> {
@@ -120,7 +119,7 @@ class KernelChecker : public clang::ASTConsumer, public clang::RecursiveASTVisit
     const clang::SourceManager& sm = ci_.getSourceManager();
     if (loc.isInvalid()) return false;
     llvm::StringRef file = sm.getFilename(sm.getSpellingLoc(loc));
-    return !file.starts_with(kHeaderDir);
+    return !file.starts_with(kImplicitHeaderDir);
   }
 
   static bool isDouble(clang::QualType t) {
@@ -305,7 +304,7 @@ std::vector<std::string> clangArguments(const FrontendOptions& options) {
   std::vector<std::string> args = {
       "-triple", "nvptx-nvidia-cuda", "-ffreestanding", "-fno-builtin", "-O2", "-disable-llvm-passes",
       "-ffp-contract=off", "-debug-info-kind=line-tables-only", "-dwarf-version=4",
-      "-resource-dir", TPC_CLANG_RESOURCE_DIR, "-isystem", kHeaderDir, "-ferror-limit", "20",
+      "-resource-dir", TPC_CLANG_RESOURCE_DIR, "-isystem", kImplicitHeaderDir, "-ferror-limit", "20",
       "-Wno-main-return-type", "-Wno-unused-value",
       // The core computes in bf16 and f16 directly: C operators on them round once, in their own type, not
       // through float as C's excess precision would.
@@ -321,7 +320,7 @@ std::vector<std::string> clangArguments(const FrontendOptions& options) {
   for (const std::string& d : options.defines) args.insert(args.end(), {"-D", d});
   for (const std::string& i : options.includeDirs) args.insert(args.end(), {"-I", i});
   for (const char* h : {"tpc-defs.h", "tpc-intrinsics.h", "tpc-special.h"})
-    args.insert(args.end(), {"-include", fmt::format("{}/{}", kHeaderDir, h)});
+    args.insert(args.end(), {"-include", fmt::format("{}/{}", kImplicitHeaderDir, h)});
   args.push_back(options.input);
   return args;
 }
@@ -347,8 +346,8 @@ bool setUpInstance(clang::CompilerInstance& ci, const FrontendOptions& options, 
 
   auto memory = llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>();
   for (const char* h : {"tpc-defs.h", "tpc-special.h"})
-    memory->addFile(fmt::format("{}/{}", kHeaderDir, h), 0, llvm::MemoryBuffer::getMemBufferCopy(implicitHeader(h, options.arch)));
-  memory->addFile(fmt::format("{}/tpc-intrinsics.h", kHeaderDir), 0, llvm::MemoryBuffer::getMemBufferCopy(intrinsicsHeader));
+    memory->addFile(fmt::format("{}/{}", kImplicitHeaderDir, h), 0, llvm::MemoryBuffer::getMemBufferCopy(implicitHeader(h, options.arch)));
+  memory->addFile(fmt::format("{}/tpc-intrinsics.h", kImplicitHeaderDir), 0, llvm::MemoryBuffer::getMemBufferCopy(intrinsicsHeader));
   auto overlay = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(llvm::vfs::getRealFileSystem());
   overlay->pushOverlay(memory);
   ci.createFileManager(overlay);
