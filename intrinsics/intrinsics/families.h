@@ -39,6 +39,19 @@
   INTRINSIC(v_##t##_mac_vb, VT, VT " a, " VT " b, " VT " accumulator, int switches, " BT " predicate, bool polarity=0", \
             Mac, VpuMac, t, t)
 
+// Integer v_<t>_mul_b / _vb and v_<t>_mac_b / _vb: the products widen into the pair or quad RT (int128,
+// uint128, int256, uint256); one mul_wide / mac_wide per member (Lowering::WideProduct).
+#define TPC_V_MUL_WIDE(t, VT, BT, RT)                                                                         \
+  INTRINSIC(v_##t##_mul_b, RT, VT " a, " VT " b, int switches=0, " RT " income={}, bool predicate=1, bool polarity=0", \
+            WideProduct, VpuMulWide, t, t)                                                                    \
+  INTRINSIC(v_##t##_mul_vb, RT, VT " a, " VT " b, int switches, " RT " income, " BT " predicate, bool polarity=0", \
+            WideProduct, VpuMulWide, t, t)
+#define TPC_V_MAC_WIDE(t, VT, BT, RT)                                                                         \
+  INTRINSIC(v_##t##_mac_b, RT, VT " a, " VT " b, " RT " accumulator, int switches=0, bool predicate=1, bool polarity=0", \
+            WideProduct, VpuMacWide, t, t)                                                                    \
+  INTRINSIC(v_##t##_mac_vb, RT, VT " a, " VT " b, " RT " accumulator, int switches, " BT " predicate, bool polarity=0", \
+            WideProduct, VpuMacWide, t, t)
+
 // v_<t>_cmp_<cc>_b / _vb: comparison into a bool vector (the income is a bool vector too).
 #define TPC_V_CMP(cc, Insn, t, VT, BT)                                                                       \
   INTRINSIC(v_##t##_cmp_##cc##_b, BT,                                                                        \

@@ -52,6 +52,30 @@ inline typename Elem<T>::S mac(typename Elem<T>::S acc, typename Elem<T>::S a, t
   }
 }
 
+// mul_wide / mac_wide: the integer product of a and b, wider than the type. For 8/16-bit types it fits in
+// 32 bits; for 32-bit types `high` selects the high instead of the low 32 bits of the 64-bit product.
+// Signed types give signed 32-bit lanes, unsigned types unsigned ones.
+template <DType T> inline uint32_t mulWide(typename Elem<T>::S a, typename Elem<T>::S b, bool high) {
+  static_assert(!Elem<T>::kFloat);
+  if constexpr (std::is_signed_v<typename Elem<T>::S>) {
+    int64_t p = int64_t{a} * int64_t{b};
+    return static_cast<uint32_t>(static_cast<uint64_t>(p) >> (high ? 32 : 0));
+  } else {
+    uint64_t p = uint64_t{a} * uint64_t{b};
+    return static_cast<uint32_t>(p >> (high ? 32 : 0));
+  }
+}
+
+// acc + a * b in 32-bit lanes (8/16-bit types): wraps, or saturates to the 32-bit range of the type's
+// signedness with `sat`.
+template <DType T> inline uint32_t macWide(uint32_t acc, typename Elem<T>::S a, typename Elem<T>::S b, bool sat) {
+  static_assert(!Elem<T>::kFloat && sizeof(typename Elem<T>::S) < 4);
+  if constexpr (std::is_signed_v<typename Elem<T>::S>)
+    return static_cast<uint32_t>(wrapOrSat<int32_t>(int64_t{static_cast<int32_t>(acc)} + int64_t{a} * int64_t{b}, sat));
+  else
+    return wrapOrSat<uint32_t>(int64_t{acc} + int64_t{a} * int64_t{b}, sat);
+}
+
 template <DType T> inline typename Elem<T>::S fmax(typename Elem<T>::S a, typename Elem<T>::S b) {
   using E = Elem<T>;
   if constexpr (E::kFloat) {

@@ -113,6 +113,12 @@ std::string validateSlot(const SlotInsn& insn) {
     if (insn.field(SwitchField::Layout) && ratio == 1)
       return fmt::format("{}: layout=interleaved needs types of different widths", info.mnemonic);
   }
+  if (insn.id == InsnId::VpuMulWide || insn.id == InsnId::VpuMacWide) {
+    size_t parts = dtypeSize(insn.dtype) == 4 ? 2 : 4 / dtypeSize(insn.dtype);
+    if (insn.field(SwitchField::Part) >= parts)
+      return fmt::format("{}: part {} out of range ({} parts for {})", info.mnemonic, insn.field(SwitchField::Part),
+                         parts, dtypeName(insn.dtype));
+  }
   if (info.allowsField(SwitchField::LutShift) && insn.field(SwitchField::LutShift) > 16)
     return fmt::format("{}: shift {} out of range (0..16)", info.mnemonic, insn.field(SwitchField::LutShift));
   if (info.allowsField(SwitchField::LutFunc) && insn.field(SwitchField::LutFunc) >= kNumLutFunctions)

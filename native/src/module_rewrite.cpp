@@ -154,7 +154,8 @@ class PlanBuilder {
 
   llvm::Type* memberType(llvm::Type* pair, int member) {
     auto* st = llvm::dyn_cast<llvm::StructType>(pair);
-    if (!st || st->getNumElements() != 2) unsupported(fmt::format("{}: a pair of type {}", plan_.name, typeName(pair)));
+    if (!st || st->getNumElements() <= static_cast<unsigned>(member))
+      unsupported(fmt::format("{}: a pair or quad of type {}", plan_.name, typeName(pair)));
     return st->getElementType(static_cast<unsigned>(member));
   }
 
@@ -188,6 +189,7 @@ class IntrinsicPlanner {
         case isa::Lowering::MovDualGroupAll: movDualGroup(true); break;
         case isa::Lowering::ConvertAllNarrow: convertAll(false); break;
         case isa::Lowering::ConvertAllWiden: convertAll(true); break;
+        case isa::Lowering::WideProduct: wideProduct(); break;
         case isa::Lowering::TensorDimSize:
         case isa::Lowering::TensorDimStride: tensorQuery(); break;
       }
@@ -432,6 +434,28 @@ class IntrinsicPlanner {
       m.sw = isa::convertAllPartSwitches(info_, constants(), base.sw, part);
       m.src[0] = widen ? one : pair[part];
       m.dst = widen ? pair[part] : one;
+      applyPredicate(m, p);
+      b_.step(m);
+    }
+  }
+
+  // Integer mul / mac with wider products: one mul_wide / mac_wide per member, as the compiler lowers them.
+  void wideProduct() {
+    const isa::InsnInfo& ii = isa::insnInfo(info_.insn);
+    isa::SlotInsn base = make(info_.insn);
+    Predicate p = predicate();
+    if (p.never) return returnIncome();
+    const uint32_t v = kindBit(RegFile::V);
+    const bool mac = info_.insn == InsnId::VpuMacWide;
+    isa::Operand a = b_.input(param("a"), ii.kinds[1]), b = b_.input(param("b"), ii.kinds[2]);
+    for (uint32_t part = 0; part < isa::wideProductParts(info_.dtype); ++part) {
+      isa::SlotInsn m = base;
+      m.setField(isa::SwitchField::Part, part);
+      m.src[0] = a;
+      m.src[1] = b;
+      m.dst = b_.resultMember(static_cast<int>(part), v);
+      int tied = mac ? param("accumulator") : !p.always ? isa::intrinsicIncomeParam(info_) : -1;
+      if (tied >= 0) b_.inputMember(tied, static_cast<int>(part), v, m.dst.index);
       applyPredicate(m, p);
       b_.step(m);
     }

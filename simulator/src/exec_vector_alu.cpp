@@ -86,6 +86,31 @@ template <DType T> void vMadd(Core& c, const DecodedSlot& d) {
   commitLanes(c, d, out);
 }
 
+// mul_wide / mac_wide: 32-bit lanes from products of a narrower (or, for the high half, equal) type. With
+// r = 4 / size source elements per 32-bit lane (r = 1 for 32-bit types), lane i reads source element
+// r * i + part (part 0 for 32-bit types, where part selects the low or high word). A vector predicate has
+// one bit per source element (v_i16_mul_vb takes a bool128): lane i follows bit r * i + part.
+template <DType T, bool kMac> void vWide(Core& c, const DecodedSlot& d) {
+  constexpr int kRatio = 4 / static_cast<int>(sizeof(St<T>));
+  const int part = static_cast<int>(d.field(SwitchField::Part));
+  const int first = kRatio == 1 ? 0 : part;
+  const bool high = kRatio == 1 && part == 1;
+  const bool sat = d.field(SwitchField::Sat);
+  alignas(64) uint32_t out[64];
+  uint32_t* dst = c.r.v[d.dst].template lanes<uint32_t>();
+  const St<T>* a = vsrc<T>(c, d, 0);
+  LaneSource<T> b = laneSource<T>(c, d, 1);
+  for (int i = 0; i < 64; ++i) {
+    const int k = kRatio * i + first;
+    if constexpr (kMac) out[i] = sem::macWide<T>(dst[i], a[k], b[k], sat);
+    else out[i] = sem::mulWide<T>(a[k], b[k], high);
+  }
+  for (int i = 0; i < 64; ++i)
+    if (!d.predVector || laneEnabled(c, d, kRatio * i + first)) dst[i] = out[i];
+}
+template <DType T> void vMulWide(Core& c, const DecodedSlot& d) { vWide<T, false>(c, d); }
+template <DType T> void vMacWide(Core& c, const DecodedSlot& d) { vWide<T, true>(c, d); }
+
 // Comparisons write one predicate bit per lane; bits past the lane count are cleared.
 template <DType T, CmpOp kOp> void vCmp(Core& c, const DecodedSlot& d) {
   VPReg result{};
@@ -139,6 +164,8 @@ ExecFn vectorAluExec(const isa::SlotInsn& insn) {
     case InsnId::VpuSub: return VPU_TYPED(vSub, true);
     case InsnId::VpuMul: return VPU_TYPED(vMul, true);
     case InsnId::VpuMac: return VPU_TYPED(vMac, true);
+    case InsnId::VpuMulWide: return VPU_TYPED(vMulWide, kIsInt<T>);
+    case InsnId::VpuMacWide: return VPU_TYPED(vMacWide, kIsInt<T> && sizeof(St<T>) < 4);
     case InsnId::VpuMadd: return VPU_TYPED(vMadd, true);
     case InsnId::VpuMax: return VPU_TYPED(vMax, true);
     case InsnId::VpuMin: return VPU_TYPED(vMin, true);

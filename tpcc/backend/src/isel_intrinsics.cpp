@@ -51,6 +51,7 @@ class Lowerer {
       case isa::Lowering::TensorDimStride: return tensorQuery();
       case isa::Lowering::ConvertAllNarrow: return convertAll(false);
       case isa::Lowering::ConvertAllWiden: return convertAll(true);
+      case isa::Lowering::WideProduct: return wideProduct();
     }
     error("unknown lowering");
   }
@@ -335,20 +336,52 @@ class Lowerer {
     }
   }
 
-  // The two registers of a pair (float128, ...): an aggregate value's, or a constant's members.
-  std::vector<Reg> pairRegs(llvm::Value* v) {
+  // The n registers of a pair or quad (float128, int256, ...): an aggregate value's, or a constant's members.
+  std::vector<Reg> memberRegs(llvm::Value* v, unsigned n = 2) {
+    const char* what = n == 2 ? "a pair argument that is not a pair" : "a quad argument that is not a quad";
     if (auto* c = dyn_cast<llvm::Constant>(v)) {
       std::vector<Reg> out;
-      for (unsigned k = 0; k < 2; ++k) {
+      for (unsigned k = 0; k < n; ++k) {
         llvm::Constant* e = c->getAggregateElement(k);
-        if (!e) error("a pair argument that is not a pair");
+        if (!e) error(what);
         out.push_back(cx_.vectorReg(e));
       }
       return out;
     }
     const std::vector<Reg>& rs = cx_.valueRegs(v);
-    if (rs.size() != 2) error("a pair argument that is not a pair");
+    if (rs.size() != n) error(what);
     return rs;
+  }
+
+  // Integer v_<t>_mul / v_<t>_mac with products wider than the type (Lowering::WideProduct): one
+  // mul_wide / mac_wide per member of the pair or quad result, part k into member k.
+  void wideProduct() {
+    const isa::InsnInfo& insn = isa::insnInfo(info_.insn);
+    MInst m0 = base(info_.insn);
+    Predicate p = predicate();
+    if (p.never) return returnIncome();
+    const unsigned parts = isa::wideProductParts(info_.dtype);
+    std::vector<Reg> dst = cx_.valueRegs(&call_);
+    if (dst.size() != parts) error("the result is not of the intrinsic's type");
+    llvm::Value* tied = info_.insn == InsnId::VpuMacWide ? arg("accumulator") : !p.always ? income() : nullptr;
+    if (tied) {  // the accumulator, or what the predicate disables keeps the income
+      std::vector<Reg> in = memberRegs(tied, parts);
+      for (unsigned k = 0; k < parts; ++k) cx_.emitRegCopy(dst[k], in[k]);
+    }
+    MOperand a = source(arg("a"), insn.kinds[1]), b = source(arg("b"), insn.kinds[2]);
+    for (unsigned part = 0; part < parts; ++part) {
+      MInst m = m0;
+      m.sw = isa::switchField(SwitchField::Part).set(m.sw, part);
+      m.src[0] = a;
+      m.src[1] = b;
+      m.dst = dst[part];
+      m.dstIsRead = tied != nullptr;
+      if (!p.always) {
+        m.pred = p.reg;
+        m.predNegate = p.negate;
+      }
+      cx_.emitInst(m);
+    }
   }
 
   // v_convert_f32_to_bf16_all and convert_float128_to_bfloat128 (narrow: the pair into one register),
@@ -359,11 +392,11 @@ class Lowerer {
     Predicate p = predicate();
     if (p.never) return returnIncome();
     llvm::Value* from = call_.getArgOperand(static_cast<unsigned>(isa::convertAllSourceParam(info_)));
-    std::vector<Reg> src = widen ? std::vector<Reg>{cx_.vectorReg(from)} : pairRegs(from);
+    std::vector<Reg> src = widen ? std::vector<Reg>{cx_.vectorReg(from)} : memberRegs(from);
     std::vector<Reg> dst = widen ? std::vector<Reg>(cx_.valueRegs(&call_)) : std::vector<Reg>{cx_.valueReg(&call_)};
     if (dst.size() != (widen ? 2u : 1u)) error("the result is not of the intrinsic's type");
     if (!p.always) {  // lanes (or everything) the predicate disables keep the income
-      std::vector<Reg> in = widen ? pairRegs(income()) : std::vector<Reg>{cx_.vectorReg(income())};
+      std::vector<Reg> in = widen ? memberRegs(income()) : std::vector<Reg>{cx_.vectorReg(income())};
       for (size_t k = 0; k < dst.size(); ++k) cx_.emitRegCopy(dst[k], in[k]);
     }
     for (uint32_t part = 0; part < 2; ++part) {

@@ -59,6 +59,11 @@ std::vector<DualGroupMove> dualGroupMoves(const IntrinsicInfo& info, const Const
 // (intrinsicSwitchWord).
 uint32_t convertAllPartSwitches(const IntrinsicInfo& info, const ConstantParam& constant, uint32_t sw, uint32_t part);
 
+// The members of the result of an integer mul/mac with wider products (Lowering::WideProduct), and so the
+// mul_wide / mac_wide instructions it takes: 2 for 32-bit types (low and high words) and 16-bit ones, 4 for
+// 8-bit ones.
+inline unsigned wideProductParts(DType t) { return dtypeSize(t) == 1 ? 4u : 2u; }
+
 // The parameter converted by a ConvertAll lowering (`src`, or `a` for the high-level forms).
 int convertAllSourceParam(const IntrinsicInfo& info);
 
