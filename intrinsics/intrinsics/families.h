@@ -213,6 +213,13 @@
             VX " src, int switches=0, " VY " income={}, bool predicate=1, bool polarity=0", Op, VpuConvert, x, y) \
   INTRINSIC(v_convert_##x##_to_##y##_vb, VY, VX " src, int switches, " VY " income, " BT " predicate, bool polarity=0", \
             Op, VpuConvert, x, y)
+// Down-converts to a narrower type, into every r-th lane from `lane` (r the width ratio): income and switches
+// have no defaults; BT is the bool vector the reference types the _vb predicate with.
+#define TPC_V_CONVERT_LANE(x, VX, y, VY, BT)                                                                   \
+  INTRINSIC(v_convert_##x##_to_##y##_b, VY,                                                                    \
+            VX " src, const int lane, int switches, " VY " income, bool predicate=1, bool polarity=0", Op, VpuConvert, x, y) \
+  INTRINSIC(v_convert_##x##_to_##y##_vb, VY,                                                                   \
+            VX " src, const int lane, int switches, " VY " income, " BT " predicate, bool polarity=0", Op, VpuConvert, x, y)
 #define TPC_HL_CONVERT(a, b, x, y) INTRINSIC(convert_##a##_to_##b, #b, #a " a, const int options", Op, VpuConvert, x, y)
 
 // Tensor access forms: partial (size = lanes - 1, offset), read-modify-write, low/high halves.

@@ -141,6 +141,16 @@ uint32_t intrinsicSwitchWord(const IntrinsicInfo& info, InsnId id, const Constan
     if (dim > 4) fail(fmt::format("dim {} is not a dimension of int5 (0..4)", dim));
     set(SwitchField::Dim, dim);
   }
+  // Down-converts with a lane: the position in each group of r narrow lanes (layout=interleaved).
+  if (has(info, "lane") && id == InsnId::VpuConvert) {
+    uint32_t lane = requireConstantParam(info, constant, "lane");
+    size_t ratio = dtypeSize(info.dtype) / dtypeSize(info.dt2);
+    if (ratio < 2 || lane >= ratio)
+      fail(fmt::format("lane {} is out of range: {} to {} has lanes 0..{}", lane, dtypeName(info.dtype),
+                       dtypeName(info.dt2), ratio - 1));
+    set(SwitchField::Part, lane);
+    set(SwitchField::Layout, 1);
+  }
   // size is lanes minus 1
   if (has(info, "size")) set(SwitchField::PartSize, (requireConstantParam(info, constant, "size") & 0xffu) + 1);
   if (has(info, "offset")) set(SwitchField::PartOff, requireConstantParam(info, constant, "offset") & 0xffu);

@@ -151,9 +151,9 @@ template <DType T> void vUnpack(Core& c, const DecodedSlot& d) {
 // convert: between widths, `part` selects which part of the register with more lanes is read or written:
 // lanes [part*n, part*n + n) (layout=block) or lanes part, part + r, part + 2r, ... (layout=interleaved, r the
 // width ratio). The lanes of the destination outside the part keep their value. A vector predicate bit
-// belongs to a destination lane, except that an interleaved convert to a wider type (fewer lanes) takes
-// the bit of the source lane it reads: the predicate of v_convert_bf16_to_f32_all_vb is a bool128 of the
-// bf16 lanes.
+// belongs to a destination lane, except that an interleaved convert takes the bit of the source lane it
+// reads: the predicate of v_convert_bf16_to_f32_all_vb is a bool128 of the bf16 lanes, and that of
+// v_convert_i32_to_i8_vb(src, lane, ...) a bool64 of the i32 lanes.
 template <DType From, DType To> void vConvert(Core& c, const DecodedSlot& d) {
   constexpr int kFrom = kLanes<From>, kTo = kLanes<To>;
   constexpr int kN = kFrom < kTo ? kFrom : kTo;
@@ -179,7 +179,7 @@ template <DType From, DType To> void vConvert(Core& c, const DecodedSlot& d) {
   // Lane k of the part is lane k * kRatio + part of the register with more lanes.
   constexpr int kSrcStep = kFrom > kTo ? kRatio : 1, kDstStep = kTo > kFrom ? kRatio : 1;
   const int srcBase = kFrom > kTo ? part : 0, dstBase = kTo > kFrom ? part : 0;
-  const bool srcPredicate = kFrom > kTo && d.predVector;
+  const bool srcPredicate = d.predVector;
   for (int k = 0; k < kN; ++k) {
     int s = srcBase + k * kSrcStep, t = dstBase + k * kDstStep;
     if (srcPredicate && !laneEnabled(c, d, s)) continue;

@@ -65,6 +65,12 @@ const char* const kKnownSignatures[] = {
     "uint256 v_u8_mul_b(uchar256 a, uchar256 b, int switches=0, uint256 income={}, bool predicate=1, bool polarity=0)",
     "int128 v_i16_mac_b(short128 a, short128 b, int128 accumulator, int switches=0, bool predicate=1, bool polarity=0)",
     "int256 v_i8_mac_vb(char256 a, char256 b, int256 accumulator, int switches, bool256 predicate, bool polarity=0)",
+    // down-converts with a lane: no defaults before the predicate
+    "short128 v_convert_f32_to_i16_b(float64 src, const int lane, int switches, short128 income, bool predicate=1, bool polarity=0)",
+    "char256 v_convert_f32_to_i8_vb(float64 src, const int lane, int switches, char256 income, bool256 predicate, bool polarity=0)",
+    "bfloat128 v_convert_i32_to_bf16_vb(int64 src, const int lane, int switches, bfloat128 income, bool64 predicate, bool polarity=0)",
+    "uchar256 v_convert_i16_to_u8_b(short128 src, const int lane, int switches, uchar256 income, bool predicate=1, bool polarity=0)",
+    "char256 v_convert_i16_to_i8_vb(short128 src, const int lane, int switches, char256 income, bool128 predicate, bool polarity=0)",
     // tensor access: ld_tnsr_b takes a const int8_t tensor except for bf16/f16; _vb and st_tnsr as below
     "float64 v_f32_ld_tnsr_b(int5 ndx, const int8_t tensor, int switches=0, float64 income={}, bool predicate=1, bool polarity=0)",
     "bfloat128 v_bf16_ld_tnsr_b(int5 ndx, int8_t tensor, int switches=0, bfloat128 income={}, bool predicate=1, bool polarity=0)",
@@ -185,7 +191,9 @@ TEST(Intrinsics, RowsAgreeWithTheirInstruction) {
       // Vector select and convert rows keep the lane count (scalar converts may change the width), except
       // the pair converts, which move between a pair and one register of half the lane width.
       bool pair = in.lowering == Lowering::ConvertAllNarrow || in.lowering == Lowering::ConvertAllWiden;
-      if (pair)
+      if (in.paramIndex("lane") >= 0)  // down-converts into every r-th lane
+        EXPECT_GT(dtypeSize(in.dtype), dtypeSize(in.dt2));
+      else if (pair)
         EXPECT_EQ(dtypeSize(in.lowering == Lowering::ConvertAllNarrow ? in.dtype : in.dt2),
                   2 * dtypeSize(in.lowering == Lowering::ConvertAllNarrow ? in.dt2 : in.dtype));
       else if (insn.slot == Slot::Vpu)
