@@ -220,6 +220,13 @@
             VX " src, const int lane, int switches, " VY " income, bool predicate=1, bool polarity=0", Op, VpuConvert, x, y) \
   INTRINSIC(v_convert_##x##_to_##y##_vb, VY,                                                                   \
             VX " src, const int lane, int switches, " VY " income, " BT " predicate, bool polarity=0", Op, VpuConvert, x, y)
+// Up-converts to a wider type (no lane): result lane k from source lane r*k (r the width ratio), as public
+// kernels use them after unpacking bytes into the low byte of each 32-bit lane. BT: one bit per result lane.
+#define TPC_V_CONVERT_WIDEN(x, VX, y, VY, BT)                                                                  \
+  INTRINSIC(v_convert_##x##_to_##y##_b, VY,                                                                    \
+            VX " src, int switches=0, " VY " income={}, bool predicate=1, bool polarity=0", ConvertWiden, VpuConvert, x, y) \
+  INTRINSIC(v_convert_##x##_to_##y##_vb, VY, VX " src, int switches, " VY " income, " BT " predicate, bool polarity=0", \
+            ConvertWiden, VpuConvert, x, y)
 #define TPC_HL_CONVERT(a, b, x, y) INTRINSIC(convert_##a##_to_##b, #b, #a " a, const int options", Op, VpuConvert, x, y)
 
 // Tensor access forms: partial (size = lanes - 1, offset), read-modify-write, low/high halves.

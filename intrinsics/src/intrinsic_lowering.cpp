@@ -141,6 +141,8 @@ uint32_t intrinsicSwitchWord(const IntrinsicInfo& info, InsnId id, const Constan
     if (dim > 4) fail(fmt::format("dim {} is not a dimension of int5 (0..4)", dim));
     set(SwitchField::Dim, dim);
   }
+  // Up-converts: the first lane of each group of r narrow lanes.
+  if (info.lowering == Lowering::ConvertWiden) set(SwitchField::Layout, 1);
   // Down-converts with a lane: the position in each group of r narrow lanes (layout=interleaved).
   if (has(info, "lane") && id == InsnId::VpuConvert) {
     uint32_t lane = requireConstantParam(info, constant, "lane");

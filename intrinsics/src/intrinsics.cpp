@@ -109,7 +109,8 @@ bool isPure(const IntrinsicInfo& in) {
     case Lowering::Mac:
     case Lowering::MovDualGroup:
     case Lowering::MovDualGroupAll:
-    case Lowering::WideProduct: {
+    case Lowering::WideProduct:
+    case Lowering::ConvertWiden: {
       // Load and store slots touch memory; the arithmetic slots only registers.
       Slot slot = insnInfo(in.insn).slot;
       return slot == Slot::Spu || slot == Slot::Vpu;

@@ -190,6 +190,7 @@ class IntrinsicPlanner {
         case isa::Lowering::ConvertAllNarrow: convertAll(false); break;
         case isa::Lowering::ConvertAllWiden: convertAll(true); break;
         case isa::Lowering::WideProduct: wideProduct(); break;
+        case isa::Lowering::ConvertWiden: convertWiden(); break;
         case isa::Lowering::TensorDimSize:
         case isa::Lowering::TensorDimStride: tensorQuery(); break;
       }
@@ -437,6 +438,25 @@ class IntrinsicPlanner {
       applyPredicate(m, p);
       b_.step(m);
     }
+  }
+
+  // Up-converts without a lane: a vector predicate (one bit per result lane) through a predicated mov, as the
+  // compiler lowers them.
+  void convertWiden() {
+    Predicate p = predicate();
+    if (p.never) return returnIncome();
+    if (!p.vector) return op();
+    isa::SlotInsn conv = make(InsnId::VpuConvert);
+    conv.src[0] = b_.input(param("src"), isa::insnInfo(InsnId::VpuConvert).kinds[1]);
+    conv.dst = {RegFile::V, b_.allocate(RegFile::V)};
+    b_.step(conv);
+    isa::SlotInsn mov;
+    mov.id = InsnId::VpuMov;
+    mov.dtype = info_.dt2;
+    mov.src[0] = conv.dst;
+    applyPredicate(mov, p);
+    destination(mov);
+    b_.step(mov);
   }
 
   // Integer mul / mac with wider products: one mul_wide / mac_wide per member, as the compiler lowers them.

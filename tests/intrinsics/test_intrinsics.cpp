@@ -65,6 +65,10 @@ const char* const kKnownSignatures[] = {
     "uint256 v_u8_mul_b(uchar256 a, uchar256 b, int switches=0, uint256 income={}, bool predicate=1, bool polarity=0)",
     "int128 v_i16_mac_b(short128 a, short128 b, int128 accumulator, int switches=0, bool predicate=1, bool polarity=0)",
     "int256 v_i8_mac_vb(char256 a, char256 b, int256 accumulator, int switches, bool256 predicate, bool polarity=0)",
+    // up-converts: no lane
+    "float64 v_convert_i16_to_f32_b(short128 src, int switches=0, float64 income={}, bool predicate=1, bool polarity=0)",
+    "short128 v_convert_i8_to_i16_vb(char256 src, int switches, short128 income, bool128 predicate, bool polarity=0)",
+    "uint64 v_convert_i8_to_u32_vb(char256 src, int switches, uint64 income, bool64 predicate, bool polarity=0)",
     // down-converts with a lane: no defaults before the predicate
     "short128 v_convert_f32_to_i16_b(float64 src, const int lane, int switches, short128 income, bool predicate=1, bool polarity=0)",
     "char256 v_convert_f32_to_i8_vb(float64 src, const int lane, int switches, char256 income, bool256 predicate, bool polarity=0)",
@@ -193,6 +197,8 @@ TEST(Intrinsics, RowsAgreeWithTheirInstruction) {
       bool pair = in.lowering == Lowering::ConvertAllNarrow || in.lowering == Lowering::ConvertAllWiden;
       if (in.paramIndex("lane") >= 0)  // down-converts into every r-th lane
         EXPECT_GT(dtypeSize(in.dtype), dtypeSize(in.dt2));
+      else if (in.lowering == Lowering::ConvertWiden)  // up-converts from every r-th lane
+        EXPECT_LT(dtypeSize(in.dtype), dtypeSize(in.dt2));
       else if (pair)
         EXPECT_EQ(dtypeSize(in.lowering == Lowering::ConvertAllNarrow ? in.dtype : in.dt2),
                   2 * dtypeSize(in.lowering == Lowering::ConvertAllNarrow ? in.dt2 : in.dtype));
@@ -253,6 +259,11 @@ TEST(Intrinsics, RowsAgreeWithTheirInstruction) {
         EXPECT_TRUE(insn.allowsField(SwitchField::Layout));
         EXPECT_TRUE(in.paramIndex("src") >= 0 || in.paramIndex("a") >= 0);
         predicated = in.paramIndex("options") < 0;
+        break;
+      case Lowering::ConvertWiden:
+        EXPECT_EQ(in.insn, InsnId::VpuConvert);
+        EXPECT_GE(in.paramIndex("src"), 0);
+        EXPECT_GE(in.paramIndex("income"), 0);
         break;
       case Lowering::WideProduct:
         // The result has twice (16/32-bit) or four times (8-bit) the source's bits: int128 or int256.

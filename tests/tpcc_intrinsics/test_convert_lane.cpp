@@ -1,7 +1,9 @@
-// Down-converts with a lane: v_convert_<x>_to_<y>_b/_vb(src, lane, switches, income, ...) writes element k
-// of src, converted, to lane r*k + lane of the result (r = 2 or 4, the width ratio) and keeps the income's
-// other lanes. Every pair the table declares, against the host conversion of itest.h: all lanes filled from
-// r different sources, one lane over an income, and a vector predicate (bit k for source element k).
+// Converts between widths. Down-converts with a lane, v_convert_<x>_to_<y>_b/_vb(src, lane, switches,
+// income, ...), write element k of src, converted, to lane r*k + lane of the result (r = 2 or 4, the width
+// ratio) and keep the income's other lanes; up-converts without one read source lane r*k into result lane k.
+// Every pair the table declares, against the host conversion of itest.h: all lanes filled from r different
+// sources, one lane over an income, and predicates (bit k: source element k when narrowing, result lane k
+// when widening).
 #include "itest.h"
 
 namespace itest {
@@ -94,6 +96,63 @@ TEST_P(ConvertLane, EveryLaneIncomeAndPredicate) {
       for (const auto* row : {&all, &one, &some}) want.insert(want.end(), row->begin(), row->end());
     }
     expectElements(res.tensors[2], want, std::string("v_convert_") + p.x + "_to_" + p.y + "_b/_vb");
+  }
+}
+
+// Rows: 0 the up-convert (switches SW), 1 the even vectors only (scalar predicate), over the income,
+// 2 where the income is positive (a predicate of result lanes, _vb), over the income.
+const char* const kWiden = R"(
+void main(tensor src, tensor in, tensor out)
+{
+    const int5 first = get_index_space_offset();
+    const int5 last = first + get_index_space_size();
+    for (int v = first[0]; v < last[0]; v++) {
+        int5 c = {0, v, 0, 0, 0};
+        {X} x = v_{x}_ld_tnsr_b(c, src);
+        {Y} income = v_{y}_ld_tnsr_b(c, in);
+        int5 o = {0, 0, v, 0, 0};
+        v_{y}_st_tnsr(o, out, v_convert_{x}_to_{y}_b(x, {SW}));
+        o[1] = 1; v_{y}_st_tnsr(o, out, v_convert_{x}_to_{y}_b(x, 0, income, (v & 1) == 0));
+        o[1] = 2; v_{y}_st_tnsr(o, out, v_convert_{x}_to_{y}_vb(x, 0, income, v_{y}_cmp_grt_b(income, ({S})0), 0));
+    }
+}
+)";
+
+// The table's up-converts (convert.def).
+const std::pair<const char*, const char*> kWidenPairs[] = {
+    {"i16", "f32"}, {"i16", "i32"}, {"i16", "u32"}, {"u16", "f32"}, {"u16", "i32"}, {"u16", "u32"},
+    {"bf16", "i32"}, {"bf16", "u32"}, {"f16", "i32"}, {"f16", "u32"}, {"i8", "f32"}, {"i8", "i32"},
+    {"i8", "u32"}, {"i8", "i16"}, {"i8", "u16"},
+};
+
+TEST_P(ConvertLane, UpConvertReadsEveryRthLane) {
+  for (const auto& [from, to] : kWidenPairs) {
+    const Type &x = type(from), &y = type(to);
+    SCOPED_TRACE(std::string(from) + " -> " + to);
+    const int r = y.size / x.size;
+    auto text = build(fill(kWiden, {{"x", x.tag}, {"y", y.tag}, {"X", x.vec}, {"Y", y.vec}, {"S", y.scalar},
+                                    {"SW", x.isFloat ? "SW_RD" : "0"}}));
+    if (text.empty()) continue;
+    const int nx = x.lanes(), ny = y.lanes();
+    std::vector<uint32_t> src = sampleBits(x, static_cast<size_t>(nx * kVectors), 41, true);
+    std::vector<uint32_t> income = sampleBits(y, static_cast<size_t>(ny * kVectors), 42);
+    RunResult res = exec(text,
+                         {makeTensor(x, {nx, kVectors}, src), makeTensor(y, {ny, kVectors}, income),
+                          makeTensor(y, {ny, 3, kVectors})},
+                         {}, {kVectors, 1, 1, 1, 1});
+    if (res.tensors.empty()) continue;
+    std::vector<uint32_t> want;
+    for (int64_t v = 0; v < kVectors; ++v) {
+      auto in = [&](int k) { return income[static_cast<size_t>(v * ny + k)]; };
+      auto converted = [&](int k, Rm rm) { return convertBits(src[static_cast<size_t>(v * nx + r * k)], x, y, rm, false); };
+      for (int k = 0; k < ny; ++k) want.push_back(converted(k, x.isFloat ? Rm::RD : Rm::RHNE));
+      for (int k = 0; k < ny; ++k) want.push_back(v % 2 == 0 ? converted(k, Rm::RHNE) : in(k));
+      for (int k = 0; k < ny; ++k) {
+        bool positive = y.isFloat ? decode(in(k), y.fmt) > 0 : y.intValue(in(k)) > 0;
+        want.push_back(positive ? converted(k, Rm::RHNE) : in(k));
+      }
+    }
+    expectElements(res.tensors[2], want, std::string("v_convert_") + from + "_to_" + to + "_b/_vb");
   }
 }
 

@@ -52,6 +52,7 @@ class Lowerer {
       case isa::Lowering::ConvertAllNarrow: return convertAll(false);
       case isa::Lowering::ConvertAllWiden: return convertAll(true);
       case isa::Lowering::WideProduct: return wideProduct();
+      case isa::Lowering::ConvertWiden: return convertWiden();
     }
     error("unknown lowering");
   }
@@ -417,6 +418,23 @@ class Lowerer {
       }
       cx_.emitInst(m);
     }
+  }
+
+  // Up-converts without a lane (Lowering::ConvertWiden). The convert reads source lanes 0, r, 2r, ... and a
+  // vector predicate of that instruction would follow those source lanes; the reference's predicate has one
+  // bit per result lane, so it applies through a predicated mov of the result type instead.
+  void convertWiden() {
+    Predicate p = predicate();
+    if (p.never) return returnIncome();
+    if (p.always || p.reg.file != RegFile::VP) return op();
+    MInst m = base(InsnId::VpuConvert);
+    m.src[0] = source(arg("src"), isa::insnInfo(InsnId::VpuConvert).kinds[1]);
+    m.dst = cx_.freshReg(RegFile::V);
+    m.dstIsRead = true;  // every lane is written; the old value is undefined
+    cx_.emitInst(m);
+    MInst mov = makeInst(InsnId::VpuMov, info_.dt2, Reg{});
+    mov.src[0] = MOperand::ofReg(m.dst);
+    finish(mov, p);
   }
 
   SelectionContext& cx_;

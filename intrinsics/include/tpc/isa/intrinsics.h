@@ -33,6 +33,7 @@ enum class Lowering : uint8_t {
   TensorDimStride,   // get_dim_stride(a, dim): ld_tdesc fn=1
   ConvertAllNarrow,  // v_convert_f32_to_bf16_all: pair src -> convert layout=interleaved part=0 (src.v1), part=1 (src.v2)
   ConvertAllWiden,   // v_convert_bf16_to_f32_all: src -> pair: .v1 = convert part=0, .v2 = part=1 (layout=interleaved)
+  ConvertWiden,      // up-convert without a lane: convert layout=interleaved part=0 (source lanes 0, r, 2r, ...)
   WideProduct,       // integer v_<t>_mul/mac: one mul_wide/mac_wide part=k per member k of the pair or quad result
 };
 
