@@ -113,6 +113,15 @@ std::string validateSlot(const SlotInsn& insn) {
     if (insn.field(SwitchField::Layout) && ratio == 1)
       return fmt::format("{}: layout=interleaved needs types of different widths", info.mnemonic);
   }
+  if (insn.id == InsnId::VpuConvertInt || insn.id == InsnId::SpuConvertInt) {
+    size_t from = dtypeSize(insn.dtype), to = dtypeSize(static_cast<DType>(insn.field(SwitchField::Dt2)));
+    if (to >= from) return fmt::format("{}: the target type must be narrower than the source", info.mnemonic);
+    if (insn.field(SwitchField::Rm) == static_cast<uint32_t>(RoundingMode::SR))
+      return fmt::format("{}: rm=sr is not supported", info.mnemonic);
+    if (insn.id == InsnId::VpuConvertInt && insn.field(SwitchField::Part) >= from / to)
+      return fmt::format("{}: part {} out of range for a 1:{} width change", info.mnemonic,
+                         insn.field(SwitchField::Part), from / to);
+  }
   if (insn.id == InsnId::VpuMulWide || insn.id == InsnId::VpuMacWide) {
     size_t parts = dtypeSize(insn.dtype) == 4 ? 2 : 4 / dtypeSize(insn.dtype);
     if (insn.field(SwitchField::Part) >= parts)

@@ -8,6 +8,7 @@ namespace {
 
 // Switch constants of the reference (tpc-defs.h) that are translated here.
 constexpr uint32_t kSwSat = 1u << 0;            // SW_SAT
+constexpr uint32_t kSwRhu = 1u << 1;            // SW_RHU (ash)
 constexpr uint32_t kSwRound = 7u << 16;         // SW_RHNE .. SW_SR_RNE
 constexpr uint32_t kSwClipFp = 1u << 20;        // SW_CLIP_FP: float results clip to the largest finite value
 constexpr uint32_t kSwLinear = 1u << 24;        // SW_LINEAR (high-level converts)
@@ -54,6 +55,10 @@ uint32_t translateSwitches(const IntrinsicInfo& info, const InsnInfo& insn, cons
   } else if (insn.allowsField(SwitchField::Sat) && (vendor & kSwSat)) {
     set(SwitchField::Sat, 1);
     used |= kSwSat;
+  }
+  if (insn.allowsField(SwitchField::RoundHalfUp)) {  // ash: SW_RHU
+    set(SwitchField::RoundHalfUp, (vendor & kSwRhu) ? 1u : 0u);
+    used |= kSwRhu;
   }
   if (insn.allowsField(SwitchField::FormFp)) {
     set(SwitchField::FormFp, (vendor & kSwFormFp) >> 8);
@@ -144,21 +149,25 @@ uint32_t intrinsicSwitchWord(const IntrinsicInfo& info, InsnId id, const Constan
   // Up-converts: the first lane of each group of r narrow lanes.
   if (info.lowering == Lowering::ConvertWiden) set(SwitchField::Layout, 1);
   // Down-converts with a lane: the position in each group of r narrow lanes (layout=interleaved).
-  if (has(info, "lane") && id == InsnId::VpuConvert) {
+  if (has(info, "lane") && (id == InsnId::VpuConvert || id == InsnId::VpuConvertInt)) {
     uint32_t lane = requireConstantParam(info, constant, "lane");
     size_t ratio = dtypeSize(info.dtype) / dtypeSize(info.dt2);
     if (ratio < 2 || lane >= ratio)
       fail(fmt::format("lane {} is out of range: {} to {} has lanes 0..{}", lane, dtypeName(info.dtype),
                        dtypeName(info.dt2), ratio - 1));
     set(SwitchField::Part, lane);
-    set(SwitchField::Layout, 1);
+    if (id == InsnId::VpuConvert) set(SwitchField::Layout, 1);
   }
+  if ((id == InsnId::VpuConvertInt || id == InsnId::SpuConvertInt) &&
+      switchField(SwitchField::Rm).get(sw) == static_cast<uint32_t>(RoundingMode::SR))
+    fail("SW_SR is not supported by the fixed-point converts (SW_RHNE, SW_RZ, SW_RU, SW_RD are)");
   // size is lanes minus 1
   if (has(info, "size")) set(SwitchField::PartSize, (requireConstantParam(info, constant, "size") & 0xffu) + 1);
   if (has(info, "offset")) set(SwitchField::PartOff, requireConstantParam(info, constant, "offset") & 0xffu);
   if (has(info, "rmw")) set(SwitchField::Rmw, rmwField(info, requireConstantParam(info, constant, "rmw")));
   // Lookup tables: the interval shift, and fid = function | shift << 8 (TPC_LUT_FID).
-  if (has(info, "shift")) set(SwitchField::LutShift, lutShift(requireConstantParam(info, constant, "shift")));
+  if (has(info, "shift") && insn.allowsField(SwitchField::LutShift))
+    set(SwitchField::LutShift, lutShift(requireConstantParam(info, constant, "shift")));
   if (has(info, "fid")) {
     uint32_t fid = requireConstantParam(info, constant, "fid");
     if ((fid & 0xffu) >= static_cast<uint32_t>(kNumLutFunctions) || (fid >> 8) > 0x1fu)
@@ -171,7 +180,7 @@ uint32_t intrinsicSwitchWord(const IntrinsicInfo& info, InsnId id, const Constan
 
 std::vector<int> intrinsicSourceParams(const IntrinsicInfo& info) {
   static const std::vector<std::vector<const char*>> kNames = {
-      {"a", "b", "c", "d"}, {"src1", "src2"}, {"src"}, {"addr"}, {"value"}};
+      {"a", "b", "c", "d"}, {"src1", "src2"}, {"src"}, {"addr"}, {"value", "shift"}};
   std::vector<int> out;
   for (const auto& names : kNames) {
     if (!has(info, names.front())) continue;

@@ -4,6 +4,7 @@
 #include "semantics/arith.h"
 #include "semantics/compare.h"
 #include "semantics/convert.h"
+#include "semantics/fixed_point.h"
 #include "semantics/logic.h"
 
 namespace tpc::sim::exec {
@@ -57,6 +58,17 @@ template <DType From, DType To> void sConvert(Core& c, const DecodedSlot& d) {
   uint32_t rnd = rm == isa::RoundingMode::SR ? c.nextRandom() : 0;
   St<To> r = sem::convert<From, To>(scalarSrc<From>(c, d, 0), rm, d.field(SwitchField::Sat), rnd);
   c.r.s[d.dst] = sem::toScalarReg<To>(r);
+}
+
+// ash and convert_int: the shift is the signed low byte of the second operand.
+template <DType T> void sAsh(Core& c, const DecodedSlot& d) {
+  auto s = static_cast<int8_t>(static_cast<uint8_t>(rawScalarSrc(c, d, 1)));
+  writeScalar<T>(c, d, sem::ash<T>(scalarSrc<T>(c, d, 0), s, d.field(SwitchField::RoundHalfUp)));
+}
+template <DType From, DType To> void sConvertInt(Core& c, const DecodedSlot& d) {
+  auto s = static_cast<int8_t>(static_cast<uint8_t>(rawScalarSrc(c, d, 1)));
+  auto rm = static_cast<isa::RoundingMode>(d.field(SwitchField::Rm));
+  c.r.s[d.dst] = sem::toScalarReg<To>(sem::convertInt<From, To>(scalarSrc<From>(c, d, 0), s, rm));
 }
 
 void spMov(Core& c, const DecodedSlot& d) {
@@ -144,6 +156,20 @@ ExecFn scalarExec(const isa::SlotInsn& insn) {
       DType to = static_cast<DType>(insn.field(SwitchField::Dt2));
       return sem::dispatchDType(t, [to]<DType F>() -> ExecFn {
         return sem::dispatchDType(to, []<DType T>() -> ExecFn { return &sConvert<F, T>; });
+      });
+    }
+    case InsnId::SpuAsh:
+      return sem::dispatchDType(t, []<DType T>() -> ExecFn {
+        if constexpr (!Elem<T>::kFloat) return &sAsh<T>;
+        else return nullptr;
+      });
+    case InsnId::SpuConvertInt: {
+      DType to = static_cast<DType>(insn.field(SwitchField::Dt2));
+      return sem::dispatchDType(t, [to]<DType F>() -> ExecFn {
+        return sem::dispatchDType(to, []<DType T>() -> ExecFn {
+          if constexpr (!Elem<F>::kFloat && !Elem<T>::kFloat && sizeof(St<F>) > sizeof(St<T>)) return &sConvertInt<F, T>;
+          else return nullptr;
+        });
       });
     }
     case InsnId::SpuMovSp: return &spMov;

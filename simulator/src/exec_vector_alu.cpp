@@ -4,6 +4,7 @@
 #include "exec_common.h"
 #include "semantics/arith.h"
 #include "semantics/compare.h"
+#include "semantics/fixed_point.h"
 #include "semantics/logic.h"
 
 namespace tpc::sim::exec {
@@ -108,6 +109,14 @@ template <DType T, bool kMac> void vWide(Core& c, const DecodedSlot& d) {
   for (int i = 0; i < 64; ++i)
     if (!d.predVector || laneEnabled(c, d, kRatio * i + first)) dst[i] = out[i];
 }
+// ash: a * 2^s with s the low byte of lane i of b (or of the scalar), signed.
+template <DType T> void vAsh(Core& c, const DecodedSlot& d) {
+  bool rhu = d.field(SwitchField::RoundHalfUp);
+  vecBinary<T>(c, d, [rhu](St<T> a, St<T> b) {
+    return sem::ash<T>(a, static_cast<int8_t>(static_cast<uint8_t>(b)), rhu);
+  });
+}
+
 template <DType T> void vMulWide(Core& c, const DecodedSlot& d) { vWide<T, false>(c, d); }
 template <DType T> void vMacWide(Core& c, const DecodedSlot& d) { vWide<T, true>(c, d); }
 
@@ -165,6 +174,7 @@ ExecFn vectorAluExec(const isa::SlotInsn& insn) {
     case InsnId::VpuMul: return VPU_TYPED(vMul, true);
     case InsnId::VpuMac: return VPU_TYPED(vMac, true);
     case InsnId::VpuMulWide: return VPU_TYPED(vMulWide, kIsInt<T>);
+    case InsnId::VpuAsh: return VPU_TYPED(vAsh, kIsInt<T>);
     case InsnId::VpuMacWide: return VPU_TYPED(vMacWide, kIsInt<T> && sizeof(St<T>) < 4);
     case InsnId::VpuMadd: return VPU_TYPED(vMadd, true);
     case InsnId::VpuMax: return VPU_TYPED(vMax, true);

@@ -3,6 +3,7 @@
 
 #include "exec_common.h"
 #include "semantics/convert.h"
+#include "semantics/fixed_point.h"
 #include "semantics/fp_special.h"
 #include "semantics/lut.h"
 
@@ -192,6 +193,25 @@ template <DType From, DType To> void vConvert(Core& c, const DecodedSlot& d) {
   commitLanes(c, d, out);
 }
 
+// convert_int: source lane k (value a[k], shift the signed low byte of lane k of b) scaled by 2^-shift,
+// rounded and saturated, into lane r*k + part; the other lanes keep their value. A vector predicate bit
+// belongs to the source lane (the reference's bool64 for 32-bit sources).
+template <DType From, DType To> void vConvertInt(Core& c, const DecodedSlot& d) {
+  constexpr int kRatio = static_cast<int>(sizeof(St<From>) / sizeof(St<To>));
+  auto rm = static_cast<isa::RoundingMode>(d.field(SwitchField::Rm));
+  const int part = static_cast<int>(d.field(SwitchField::Part));
+  St<To>* dst = c.r.v[d.dst].template lanes<St<To>>();
+  const St<From>* a = vsrc<From>(c, d, 0);
+  LaneSource<From> shift = laneSource<From>(c, d, 1);
+  alignas(64) St<To> out[kLanes<To>];
+  std::memcpy(out, dst, 256);
+  for (int k = 0; k < kLanes<From>; ++k) {
+    if (d.predVector && !laneEnabled(c, d, k)) continue;
+    out[kRatio * k + part] = sem::convertInt<From, To>(a[k], static_cast<int8_t>(static_cast<uint8_t>(shift[k])), rm);
+  }
+  std::memcpy(dst, out, 256);
+}
+
 // lane_id: lane i holds i.
 template <DType T> void vLaneId(Core& c, const DecodedSlot& d) {
   alignas(64) St<T> out[kLanes<T>];
@@ -281,6 +301,13 @@ ExecFn vectorDataExec(const isa::SlotInsn& insn) {
       return sem::dispatchDType(insn.dtype, []<DType T>() -> ExecFn {
         if constexpr (sizeof(St<T>) <= 2) return &vUnpack<T>;
         else return nullptr;
+      });
+    case InsnId::VpuConvertInt:
+      return sem::dispatchDType(insn.dtype, [dt2]<DType F>() -> ExecFn {
+        return sem::dispatchDType(dt2, []<DType T>() -> ExecFn {
+          if constexpr (!Elem<F>::kFloat && !Elem<T>::kFloat && sizeof(St<F>) > sizeof(St<T>)) return &vConvertInt<F, T>;
+          else return nullptr;
+        });
       });
     case InsnId::VpuConvert:
       return sem::dispatchDType(insn.dtype, [dt2]<DType F>() -> ExecFn {
