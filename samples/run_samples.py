@@ -20,7 +20,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 
 # ---------------------------------------------------------------------------------------------- .npy
 
-FORMATS = {"<f4": ("f", 4), "<u2": ("H", 2), "<i4": ("i", 4)}
+FORMATS = {"<f4": ("f", 4), "<u2": ("H", 2), "<i4": ("i", 4), "|i1": ("b", 1)}
 
 
 def write_npy(path, descr, shape, values):
@@ -257,6 +257,15 @@ def spec_convert_bf16_to_f32(rows, cols):
                 index_space=[(cols + 127) // 128, rows])
 
 
+def spec_requantize_i8(rows, cols):
+    x = [((i * 89) % 256) - 128 for i in range(rows * cols)]
+    scale, shift, bias = 77, 5, -3
+    # floor(p / 2^shift + 1/2) is round half up; then the bias, then saturation to int8.
+    want = [max(-128, min(127, ((v * scale + (1 << (shift - 1))) >> shift) + bias)) for v in x]
+    return dict(inputs=[("x.npy", "|i1", x, "")], scalars=[str(scale), str(shift), str(bias)],
+                output=("out.npy", "i8", want), shape=[rows, cols], index_space=[(cols + 255) // 256, rows])
+
+
 # (name, source, spec, shape, what)
 SAMPLES = [
     ("add_f32 (asm)", "asm/add_f32.s", spec_add_f32, (3, 100), "out = a + b, f32"),
@@ -284,6 +293,8 @@ SAMPLES = [
      "f32 -> bf16, NaN, inf, denormals, ties"),
     ("convert_bf16_to_f32", "tpc-c/convert_bf16_to_f32.c", spec_convert_bf16_to_f32, (3, 128 * 5 + 77),
      "bf16 -> f32"),
+    ("requantize_i8", "tpc-c/requantize_i8.c", spec_requantize_i8, (3, 256 * 2 + 70),
+     "int8: v_i8_mul_b, v_i32_ash_b, v_convert_int32_to_i8_b lanes"),
     # Rows long enough for the modulo-scheduled loops at -O2 (unrolled 16 times, or 8 by pragma), with
     # per-core trip counts of the unrolled loop of about 1, 2 and 6 and ragged remainders: the prologue
     # and epilogue alone, one pass of the kernel, several, and the fallback loop for short trip counts.
