@@ -60,6 +60,14 @@ template <DType From, DType To> void sConvert(Core& c, const DecodedSlot& d) {
   c.r.s[d.dst] = sem::toScalarReg<To>(r);
 }
 
+// mul_wide / mac_wide of 8/16-bit types: the exact product in 32 bits (accumulated, wrapping or saturating).
+template <DType T> void sMulWide(Core& c, const DecodedSlot& d) {
+  c.r.s[d.dst] = sem::mulWide<T>(scalarSrc<T>(c, d, 0), scalarSrc<T>(c, d, 1), false);
+}
+template <DType T> void sMacWide(Core& c, const DecodedSlot& d) {
+  c.r.s[d.dst] = sem::macWide<T>(c.r.s[d.dst], scalarSrc<T>(c, d, 0), scalarSrc<T>(c, d, 1), d.field(SwitchField::Sat));
+}
+
 // ash and convert_int: the shift is the signed low byte of the second operand.
 template <DType T> void sAsh(Core& c, const DecodedSlot& d) {
   auto s = static_cast<int8_t>(static_cast<uint8_t>(rawScalarSrc(c, d, 1)));
@@ -158,6 +166,12 @@ ExecFn scalarExec(const isa::SlotInsn& insn) {
         return sem::dispatchDType(to, []<DType T>() -> ExecFn { return &sConvert<F, T>; });
       });
     }
+    case InsnId::SpuMulWide:
+    case InsnId::SpuMacWide:
+      return sem::dispatchDType(t, [id = insn.id]<DType T>() -> ExecFn {
+        if constexpr (!Elem<T>::kFloat && sizeof(St<T>) < 4) return id == InsnId::SpuMulWide ? &sMulWide<T> : &sMacWide<T>;
+        else return nullptr;
+      });
     case InsnId::SpuAsh:
       return sem::dispatchDType(t, []<DType T>() -> ExecFn {
         if constexpr (!Elem<T>::kFloat) return &sAsh<T>;

@@ -75,6 +75,8 @@ const char* const kKnownSignatures[] = {
     "bfloat128 v_convert_i32_to_bf16_vb(int64 src, const int lane, int switches, bfloat128 income, bool64 predicate, bool polarity=0)",
     "uchar256 v_convert_i16_to_u8_b(short128 src, const int lane, int switches, uchar256 income, bool predicate=1, bool polarity=0)",
     "char256 v_convert_i16_to_i8_vb(short128 src, const int lane, int switches, char256 income, bool128 predicate, bool polarity=0)",
+    "int32_t s_i16_mul(int16_t a, int16_t b, int switches=0, int32_t income={}, bool predicate=1, bool polarity=0)",
+    "uint32_t s_u8_mac(uint8_t a, uint8_t b, uint32_t accumulator, int switches=0, bool predicate=1, bool polarity=0)",
     // tensor access: ld_tnsr_b takes a const int8_t tensor except for bf16/f16; _vb and st_tnsr as below
     "float64 v_f32_ld_tnsr_b(int5 ndx, const int8_t tensor, int switches=0, float64 income={}, bool predicate=1, bool polarity=0)",
     "bfloat128 v_bf16_ld_tnsr_b(int5 ndx, int8_t tensor, int switches=0, bfloat128 income={}, bool predicate=1, bool polarity=0)",
@@ -103,12 +105,10 @@ const char* const kKnownSignatures[] = {
     "uint8_t s_u8_min(uint8_t a, uint8_t b, int switches=0, uint8_t income={}, bool predicate=1, bool polarity=0)",
 };
 
-// Intrinsics whose reference signature we do not honour yet (scalar 8/16-bit mul returning 32 bits) or that
-// the reference does not have at all: they must not be rows.
+// Intrinsics the reference does not have: they must not be rows.
 const char* const kAbsent[] = {
     "v_i32_mac_b", "v_u32_mac_b",                                  // not in the reference
     "v_u32_abs_b", "v_u16_abs_vb", "v_u8_abs_b", "s_u32_abs",      // not in the reference
-    "s_i16_mul", "s_u8_mul",                                       // return int32_t / uint32_t
 };
 
 struct Param {

@@ -1,5 +1,5 @@
-// Integer vector mul and mac with products wider than their type: v_<t>_mul_b/_vb for i32, u32, i16, u16,
-// i8, u8 and v_<t>_mac_b/_vb for the 16- and 8-bit types, with vector and scalar operands, income,
+// Integer mul and mac with products wider than their type: v_<t>_mul_b/_vb for i32, u32, i16, u16, i8, u8,
+// v_<t>_mac_b/_vb and the scalar s_<t>_mul / s_<t>_mac (32-bit results) for the 16- and 8-bit types, with vector and scalar operands, income,
 // accumulators, saturation and both kinds of predicate. The host reference computes every product in 64
 // bits: a 32-bit type's result is the pair (low word, high word); a 16-bit type's pair member k holds the
 // products of elements k, k + 2, k + 4, ... and an 8-bit type's quad member k those of elements k, k + 4, ...
@@ -180,6 +180,47 @@ TEST_P(WideProducts, MacAccumulatesWrapsAndSaturates) {
             want.push_back(got);
           }
     expectElements(r.tensors[3], want, std::string("v_") + tag + "_mac_b/_vb");
+  }
+}
+
+// The scalar forms, s_<t>_mul and s_<t>_mac of the 8/16-bit types (32-bit results), each broadcast into one
+// row of `out`: 0 a * b, 1 acc + a * b wrapping, 2 saturating, 3 a * b where a > b, else acc (the income).
+const char* const kScalar = R"(
+void main(tensor out, int a, int b, int acc)
+{
+    {ST} x = ({ST})a, y = ({ST})b;
+    {RS} r[4];
+    r[0] = s_{T}_mul(x, y);
+    r[1] = s_{T}_mac(x, y, ({RS})acc);
+    r[2] = s_{T}_mac(x, y, ({RS})acc, SW_SAT);
+    r[3] = s_{T}_mul(x, y, 0, ({RS})acc, x > y);
+    for (int row = 0; row < 4; row++) {
+        int5 o = {0, row, 0, 0, 0};
+        v_{O}_st_tnsr(o, out, v_{O}_mov_b(r[row]));
+    }
+}
+)";
+
+TEST_P(WideProducts, ScalarMulAndMacGiveThirtyTwoBits) {
+  for (const char* tag : {"i16", "u16", "i8", "u8"}) {
+    SCOPED_TRACE(tag);
+    Wide w{type(tag)};
+    auto text = build(fill(kScalar, {{"T", w.t.tag}, {"ST", w.t.scalar}, {"RS", w.t.isSigned ? "int32_t" : "uint32_t"},
+                                     {"O", w.out().tag}}));
+    if (text.empty()) continue;
+    std::vector<uint32_t> as = sampleBits(w.t, 12, 31), bs = sampleBits(w.t, 12, 32);
+    std::vector<uint32_t> accs = sampleBits(w.out(), 12, 33);
+    for (size_t k = 0; k < as.size(); ++k) {
+      RunResult r = exec(text, {makeTensor(w.out(), {64, 4})}, {as[k], bs[k], accs[k]}, {1, 1, 1, 1, 1}, 1);
+      if (r.tensors.empty()) break;
+      const uint64_t p = w.product(as[k], bs[k]);
+      const bool greater = w.t.intValue(as[k]) > w.t.intValue(bs[k]);
+      const uint32_t rows[4] = {w.lane(p, 0), w.accumulate(accs[k], p, false), w.accumulate(accs[k], p, true),
+                                greater ? w.lane(p, 0) : accs[k]};
+      std::vector<uint32_t> want;
+      for (uint32_t v : rows) want.insert(want.end(), 64, v);
+      expectElements(r.tensors[0], want, std::string("s_") + tag + "_mul/_mac of " + hex(as[k]) + ", " + hex(bs[k]));
+    }
   }
 }
 
