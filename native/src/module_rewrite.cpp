@@ -352,6 +352,18 @@ class IntrinsicPlanner {
     b_.step(insn);
   }
 
+  // The call's result as a mov of `from` (type `type`) under the call's predicate: how a vector predicate
+  // of the intrinsic's lanes reaches an instruction that cannot take it itself.
+  void moveToResult(const isa::Operand& from, DType type, const Predicate& p) {
+    isa::SlotInsn mov;
+    mov.id = InsnId::VpuMov;
+    mov.dtype = type;
+    mov.src[0] = from;
+    applyPredicate(mov, p);
+    destination(mov);
+    b_.step(mov);
+  }
+
   // v_<t>_ld_g: one element into a scalar register, then to every lane.
   void loadGlobalBroadcast() {
     isa::SlotInsn ld = make(InsnId::LdG);
@@ -361,13 +373,7 @@ class IntrinsicPlanner {
     ld.dst = {RegFile::S, b_.allocate(RegFile::S)};
     if (!p.vector) applyPredicate(ld, p);
     b_.step(ld);
-    isa::SlotInsn mov;
-    mov.id = InsnId::VpuMov;
-    mov.dtype = info_.dtype;
-    mov.src[0] = ld.dst;
-    applyPredicate(mov, p);
-    destination(mov);
-    b_.step(mov);
+    moveToResult(ld.dst, info_.dtype, p);
   }
 
   void reinterpret() {
@@ -403,15 +409,7 @@ class IntrinsicPlanner {
       if (!lanes) applyPredicate(m, p);
       b_.step(m);
     }
-    if (lanes) {
-      isa::SlotInsn mov;
-      mov.id = InsnId::VpuMov;
-      mov.dtype = info_.dtype;
-      mov.src[0] = dst;
-      applyPredicate(mov, p);
-      destination(mov);
-      b_.step(mov);
-    }
+    if (lanes) moveToResult(dst, info_.dtype, p);
   }
 
   // Two interleaved converts between a pair and one register, as the compiler lowers them.
@@ -450,13 +448,7 @@ class IntrinsicPlanner {
     conv.src[0] = b_.input(param("src"), isa::insnInfo(InsnId::VpuConvert).kinds[1]);
     conv.dst = {RegFile::V, b_.allocate(RegFile::V)};
     b_.step(conv);
-    isa::SlotInsn mov;
-    mov.id = InsnId::VpuMov;
-    mov.dtype = info_.dt2;
-    mov.src[0] = conv.dst;
-    applyPredicate(mov, p);
-    destination(mov);
-    b_.step(mov);
+    moveToResult(conv.dst, info_.dt2, p);
   }
 
   // Integer mul / mac with wider products: one mul_wide / mac_wide per member, as the compiler lowers them.
