@@ -163,7 +163,13 @@ class Lowerer {
       return MOperand::ofReg(predicateAsScalar(v));  // a bool where the slot takes a scalar
     }
     if (kinds & kindBit(RegFile::I)) {
-      if (v->getType()->isVectorTy()) return cx_.indexSource(v);
+      if (v->getType()->isVectorTy()) {
+        // A splat or constant int5 becomes a broadcast scalar or immediate, which only some operands take
+        // (i_min's second source is an index register: seed2643).
+        MOperand o = cx_.indexSource(v);
+        if (kinds & kindBit(o.isReg() ? o.reg.file : RegFile::Imm)) return o;
+        return MOperand::ofReg(cx_.valueReg(v));
+      }
       kinds &= ~kindBit(RegFile::I);  // a scalar broadcast to the dimensions
     }
     return cx_.valueOperand(v, kinds);
