@@ -641,6 +641,16 @@ class Selector : public SelectionContext {
     emit(m);
   }
 
+  // One lane of an int5 into a scalar register.
+  Reg laneToScalar(llvm::Value* v, int lane) {
+    Reg s = newReg(RegFile::S);
+    MInst m = make(InsnId::SpuMovIrfDim, DType::I32, s);
+    m.src[0] = MOperand::ofReg(reg(v));
+    m.sw = isa::switchField(isa::SwitchField::Dim).set(0, static_cast<uint32_t>(lane));
+    emit(m);
+    return s;
+  }
+
   // int5 arithmetic: every dimension.
   void indexBinary(llvm::BinaryOperator& bo) {
     using Op = llvm::Instruction::BinaryOps;
@@ -655,7 +665,24 @@ class Selector : public SelectionContext {
       case Op::Shl: {
         // x << k by a constant k in every lane (LLVM makes c + c into c << 1): a multiply by 2^k.
         auto* k = dyn_cast_or_null<llvm::ConstantInt>(llvm::getSplatValue(bo.getOperand(1)));
-        if (!k) unsupported(bo, "a shift of int5 coordinates by a non-constant or per-lane amount");
+        if (!k) {
+          // A variable or per-lane amount (LLVM writes a conditional doubling as a shift by `select c, 0,
+          // 1`: seed3392): lane by lane through scalar registers.
+          Reg dst = reg(&bo);
+          for (int lane = 0; lane < 5; ++lane) {
+            Reg shifted = newReg(RegFile::S);
+            MInst sh = make(InsnId::SpuShl, DType::I32, shifted);
+            sh.src[0] = MOperand::ofReg(laneToScalar(bo.getOperand(0), lane));
+            sh.src[1] = MOperand::ofReg(laneToScalar(bo.getOperand(1), lane));
+            emit(sh);
+            MInst mv = make(InsnId::SpuIMov, DType::I32, dst);
+            mv.src[0] = MOperand::ofReg(shifted);
+            mv.sw = isa::switchField(isa::SwitchField::DimMask).set(0, 1u << lane);
+            mv.dstIsRead = lane > 0;
+            emit(mv);
+          }
+          return;
+        }
         MInst mi = make(InsnId::SpuIMul, DType::I32, reg(&bo));
         mi.src[0] = MOperand::ofImm(1u << (k->getZExtValue() & 31u));
         mi.src[1] = MOperand::ofReg(reg(bo.getOperand(0)));
@@ -1121,15 +1148,6 @@ class Selector : public SelectionContext {
     const int n0 = static_cast<int>(llvm::cast<llvm::FixedVectorType>(sv.getOperand(0)->getType())->getNumElements());
     // The lane of an int5 that mask element e names: its operand and lane (e < 0: undefined).
     auto laneOf = [&](int e) { return std::make_pair(sv.getOperand(e < n0 ? 0 : 1), e < n0 ? e : e - n0); };
-    // One lane of an int5 into a scalar register.
-    auto laneToScalar = [&](llvm::Value* v, int lane) {
-      Reg s = newReg(RegFile::S);
-      MInst m = make(InsnId::SpuMovIrfDim, DType::I32, s);
-      m.src[0] = MOperand::ofReg(reg(v));
-      m.sw = isa::switchField(isa::SwitchField::Dim).set(0, static_cast<uint32_t>(lane));
-      emit(m);
-      return s;
-    };
     if (llvm::BitCastInst* view = int5LaneView(sv.getOperand(0)); view && c && c->file == RegFile::V) {
       Reg part = int5Part(view, static_cast<uint32_t>(splatIndex(sv)), newReg(RegFile::S));
       MInst m = make(InsnId::VpuMov, c->dtype, reg(&sv));
