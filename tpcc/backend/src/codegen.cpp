@@ -28,6 +28,7 @@
 #include <llvm/Transforms/Scalar/LoopUnrollPass.h>
 #include <llvm/Transforms/Scalar/SimplifyCFG.h>
 
+#include "local_memory_aa.h"
 #include "tpc/cc/passes.h"
 #include "tpc/isa/intrinsics.h"
 
@@ -285,6 +286,13 @@ void optimizeModule(llvm::Module& module, int optLevel, int unrollCount) {
   llvm::ModuleAnalysisManager mam;
   pb.registerModuleAnalyses(mam);
   pb.registerCGSCCAnalyses(cgam);
+  // Before the default analyses: the alias analysis pipeline with our knowledge of local memory.
+  fam.registerPass([] { return LocalMemoryAA(); });
+  fam.registerPass([&pb] {
+    llvm::AAManager aa = pb.buildDefaultAAPipeline();
+    aa.registerFunctionAnalysis<LocalMemoryAA>();
+    return aa;
+  });
   pb.registerFunctionAnalyses(fam);
   pb.registerLoopAnalyses(lam);
   pb.crossRegisterProxies(lam, fam, cgam, mam);
