@@ -4,6 +4,8 @@
 
 #include <fmt/format.h>
 
+#include "tpc/isa/intrinsic_lowering.h"  // wideProductParts
+
 namespace tpc::isa {
 
 namespace {
@@ -123,7 +125,7 @@ std::string validateSlot(const SlotInsn& insn) {
                          insn.field(SwitchField::Part), from / to);
   }
   if (insn.id == InsnId::VpuMulWide || insn.id == InsnId::VpuMacWide) {
-    size_t parts = dtypeSize(insn.dtype) == 4 ? 2 : 4 / dtypeSize(insn.dtype);
+    size_t parts = wideProductParts(insn.dtype);
     if (insn.field(SwitchField::Part) >= parts)
       return fmt::format("{}: part {} out of range ({} parts for {})", info.mnemonic, insn.field(SwitchField::Part),
                          parts, dtypeName(insn.dtype));
