@@ -9,6 +9,12 @@ count; (cycles2 - cycles1) / (vectors2 - vectors1) removes the fixed costs. The 
 slots must do per vector however well the code is scheduled: tensor loads (load slot), tensor stores
 (store slot) and VPU instructions (VPU slot), taken from the simulator's counts over the same difference.
 Targets (issue "tpc-clang"): within 10% of the slot bound on streaming kernels; at most 0.5 s to compile.
+
+The last column, scalar/vector, is the scalar slot's instructions per vector in the code as compiled. It is
+not part of the bound (the compiler chooses that work), but it shows where a loop is bound by it: each
+distinct tensor coordinate costs one i_add per iteration (the ISA has no offset form of ld_tnsr/st_tnsr
+and no index arithmetic outside the scalar slot), so a loop touching more coordinates per vector than it
+loads or stores vectors is bound there.
 """
 import argparse
 import json
@@ -76,7 +82,8 @@ def main():
     ap.add_argument("--bin", default=os.path.join(HERE, "..", "build", "bin"))
     args = ap.parse_args()
     tool = lambda name: os.path.join(os.path.abspath(args.bin), name)  # noqa: E731
-    print("%-18s %14s %11s %7s %12s" % ("sample (-O2)", "cycles/vector", "slot bound", "ratio", "compile (s)"))
+    print("%-18s %14s %11s %7s %12s %14s" % ("sample (-O2)", "cycles/vector", "slot bound", "ratio", "compile (s)",
+                                             "scalar/vector"))
     for name, source, make, size1, size2, lanes, axis in CASES:
         with tempfile.TemporaryDirectory() as tmp:
             obj = os.path.join(tmp, "k.o")
@@ -99,10 +106,11 @@ def main():
         stores = (s2["store_bytes"] - s1["store_bytes"]) / 256 / vectors
         # VPU instructions per vector (bundles with a VPU slot in use): lane counts would undercount kernels
         # that mix widths (requantize_i8 works on 256 i8 lanes and 64 i32 lanes).
-        vpu_slots = lambda s: s["slot_utilization"]["vpu"] * s["bundles"]  # noqa: E731
-        vpu = round(vpu_slots(s2) - vpu_slots(s1)) / vectors
+        slot_insns = lambda s, slot: s["slot_utilization"][slot] * s["bundles"]  # noqa: E731
+        vpu = round(slot_insns(s2, "vpu") - slot_insns(s1, "vpu")) / vectors
+        spu = round(slot_insns(s2, "spu") - slot_insns(s1, "spu")) / vectors
         bound = max(loads, stores, vpu, 1.0)
-        print("%-18s %14.2f %11.2f %7.2f %12.3f" % (name, cycles, bound, cycles / bound, min(times)))
+        print("%-18s %14.2f %11.2f %7.2f %12.3f %14.2f" % (name, cycles, bound, cycles / bound, min(times), spu))
     return 0
 
 

@@ -4,7 +4,12 @@
 - a loop stepping by a vector's width up to a bound that is not a multiple of it (a tensor's size) has a
   trip count, so it becomes a hardware loop: intrinsics return and never unwind, and loops terminate;
 - a pure intrinsic (register arithmetic, lane ids) with loop-invariant arguments leaves the loop and its
-  unrolled copies merge into one call, while loads and stores stay in the loop.
+  unrolled copies merge into one call, while loads and stores stay in the loop;
+- a store whose coordinate is built again with the same value as a load's (c[0] = col after c[0] = col + 64)
+  uses the load's coordinate induction variable rather than one of its own (one index-register add per
+  iteration fewer), also when the source unrolls the loop itself;
+- a coordinate that is a multiple of the loop counter plus a constant ((group * 4 + k) * 64) becomes an
+  induction variable of its own, stepping by the multiple of the counter's step.
 
 usage: check_loop_optimizations.py TPC_CLANG
 """
@@ -40,6 +45,38 @@ INVARIANT = """void main(tensor x, tensor out)
 }
 """
 
+REBUILT = """void main(tensor x, tensor out)
+{
+    const int5 start = get_index_space_offset();
+    const int5 end = start + get_index_space_size();
+    int5 c = 0;
+    #pragma unroll(4)
+    for (int col = start[0] * 128; col < end[0] * 128; col += 128) {
+        float128 v;
+        c[0] = col;
+        v.v1 = v_f32_ld_tnsr_b(c, x);
+        c[0] = col + 64;
+        v.v2 = v_f32_ld_tnsr_b(c, x);
+        c[0] = col;
+        v_bf16_st_tnsr(c, out, convert_float128_to_bfloat128(v, SW_LINEAR | SW_RHNE));
+    }
+}
+"""
+
+SCALED = """void main(tensor x, tensor out)
+{
+    const int5 start = get_index_space_offset();
+    const int5 end = start + get_index_space_size();
+    int5 c = 0;
+    for (int group = start[0]; group < end[0]; group++) {
+        for (int k = 0; k < 4; k++) {
+            c[0] = (group * 4 + k) * 64;
+            v_f32_st_tnsr(c, out, v_f32_ld_tnsr_b(c, x) * 2.0f);
+        }
+    }
+}
+"""
+
 
 def ir_of(tool, source, tmp):
     src, ll = os.path.join(tmp, "k.c"), os.path.join(tmp, "k.ll")
@@ -64,9 +101,22 @@ def main():
             failures.append("loop-invariant read_lane_id_4b_b: %d calls, expected 1 (hoisted)" % lane_ids)
         if loads < 2:
             failures.append("tensor loads: %d calls, expected the unrolled copies to stay" % loads)
+        ir = ir_of(tool, REBUILT, tmp)
+        stores = re.findall(r"@__tpc_v_bf16_st_tnsr\(<5 x i32> noundef (%[\w.]+)", ir)
+        loaded = set(re.findall(r"@__tpc_v_f32_ld_tnsr_b\(<5 x i32> noundef (%[\w.]+)", ir))
+        apart = [s for s in stores if s not in loaded]
+        if len(stores) < 4 or apart:
+            failures.append("coordinate rebuilt for the store: %d of %d stores use a coordinate of their own, "
+                            "expected the load's" % (len(apart), len(stores)))
+        ir = ir_of(tool, SCALED, tmp)
+        ivs = len(re.findall(r"%coord[\w.]* = phi <5 x i32>", ir))
+        steps = [int(v) for v in re.findall(r"%coord\.step = insertelement <5 x i32> zeroinitializer, i32 (-?\d+), i32 0", ir)]
+        if not ivs or not steps or any(v % 256 for v in steps):
+            failures.append("(group * 4 + k) * 64: %d coordinate induction variables, steps %s; expected at least one, "
+                            "stepping by a multiple of 256" % (ivs, steps))
     for f in failures:
         print("FAIL " + f)
-    print("%d passed, %d failed" % (3 - len(failures), len(failures)))
+    print("%d passed, %d failed" % (5 - len(failures), len(failures)))
     return 1 if failures else 0
 
 

@@ -128,9 +128,15 @@ int main(int argc, char** argv) {
     // The front end's IR is kept: when unrolled code needs more registers than the core has, the
     // backend starts again with less unrolling.
     std::unique_ptr<llvm::Module> pristine = llvm::CloneModule(*fr.module);
-    const int unrollCounts[] = {16, 4, 1};
+    // Each attempt: the unroll count, and whether it may give up modulo scheduling to fit the registers.
+    // Eight copies are worth it only overlapped: flat, four overlapped copies run faster.
+    struct Attempt {
+      int unroll;
+      bool flat;
+    };
+    const Attempt attempts[] = {{16, true}, {8, false}, {4, true}, {1, true}};
     size_t attempt = 0;
-    tpc::cc::optimizeModule(*fr.module, optLevel, unrollCounts[attempt]);
+    tpc::cc::optimizeModule(*fr.module, optLevel, attempts[attempt].unroll);
     if (assembly && emitLlvm) {
       std::string text;
       llvm::raw_string_ostream os(text);
@@ -147,15 +153,16 @@ int main(int argc, char** argv) {
     for (;;) {
       try {
         // Less unrolling is better than spilling; spill only when no unrolling is left.
-        co.allowSpill = optLevel == 0 || attempt + 1 == std::size(unrollCounts);
+        co.allowSpill = optLevel == 0 || attempt + 1 == std::size(attempts);
+        co.flatWhenOutOfRegisters = attempts[attempt].flat;
         object = tpc::cc::generateObject(*fr.module, fr.signature, co);
         break;
       } catch (const tpc::cc::CodegenError& e) {
-        if (!e.outOfRegisters || optLevel == 0 || ++attempt == std::size(unrollCounts)) throw;
+        if (!e.outOfRegisters || optLevel == 0 || ++attempt == std::size(attempts)) throw;
         if (std::getenv("TPC_DEBUG_RETRY"))
-          std::fprintf(stderr, "tpc-clang: %s; unrolling %d times instead\n", e.what(), unrollCounts[attempt]);
+          std::fprintf(stderr, "tpc-clang: %s; unrolling %d times instead\n", e.what(), attempts[attempt].unroll);
         fr.module = llvm::CloneModule(*pristine);
-        tpc::cc::optimizeModule(*fr.module, optLevel, unrollCounts[attempt]);
+        tpc::cc::optimizeModule(*fr.module, optLevel, attempts[attempt].unroll);
       }
     }
     if (assembly) {

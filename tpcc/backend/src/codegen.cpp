@@ -372,7 +372,7 @@ obj::KernelObject generateObject(llvm::Module& module, const KernelSignature& si
   if (!entry) throw CodegenError("no kernel entry: define 'void main(tensor ..., scalars ...)'");
 
   // Modulo scheduling overlaps iterations, which needs more registers: when they run out, the loops
-  // are compiled again without it before the driver tries less unrolling.
+  // are compiled again without it (unless the driver would rather unroll less first).
   MFunction mf;
   for (bool overlap : {true, false}) {
     mf = selectInstructions(*entry, signature);
@@ -385,7 +385,7 @@ obj::KernelObject generateObject(llvm::Module& module, const KernelSignature& si
       allocateRegisters(mf, options.allowSpill && !scheduled);
       break;
     } catch (const CodegenError& e) {
-      if (!e.outOfRegisters || !scheduled) throw;
+      if (!e.outOfRegisters || !scheduled || !options.flatWhenOutOfRegisters) throw;
       if (std::getenv("TPC_DEBUG_MODSCHED")) std::fprintf(stderr, "tpc-clang: %s; again without modulo scheduling\n", e.what());
     }
   }

@@ -11,10 +11,13 @@
 // (<64*U, 0, 0, 0, 0>, <0, U, 0, 0, 0>, made once in the preheader) with one index-register add per
 // iteration. A coordinate qualifies when exactly one of its lanes varies in the loop, as induction variable
 // plus constant (`add` or, after unrolling, `or disjoint`); its other lanes may be inserted in the loop, from
-// loop-invariant values, and move to the preheader. The loop's own int5 PHI c, when its back-edge value
-// only rewrites lane 0, keeps lanes 1..4 from entry, so insertions into its lane 0 may start from its entry
+// loop-invariant values, and move to the preheader. The varying lane may also be a constant multiple of
+// the induction variable plus a constant (`(group * 4 + k) * 64`), with the step scaled to match. The
+// loop's own int5 PHI c, when its back-edge value only rewrites lane 0, keeps lanes 1..4 from entry, so
+// insertions into its lane 0 may start from its entry
 // value instead, which makes c loop-invariant for the purpose above.
 #include <algorithm>
+#include <cstdlib>
 #include <map>
 #include <tuple>
 #include <set>
@@ -54,6 +57,29 @@ bool isInt5(llvm::Type* t) {
   return vt && vt->getNumElements() == 5 && vt->getElementType()->isIntegerTy(32);
 }
 
+// x as scale * v + offset, for the value v under adds (and disjoint ors) of constants, left shifts and
+// multiplications by constants: `(group * 4 + k) * 64` after unrolling is `or disjoint (shl group, 8), 64k`.
+// Arithmetic wraps as the i32 lane does, so the constants may too.
+struct LinearForm {
+  llvm::Value* base;
+  int64_t scale, offset;
+};
+
+LinearForm linearForm(llvm::Value* x) {
+  auto [under, offset] = baseAndConstant(x);
+  auto* op = llvm::dyn_cast<llvm::BinaryOperator>(under);
+  auto* k = op ? llvm::dyn_cast<llvm::ConstantInt>(op->getOperand(1)) : nullptr;
+  if (!k) return {under, 1, offset};
+  int64_t factor;
+  if (op->getOpcode() == llvm::Instruction::Shl && k->getZExtValue() < 31) factor = int64_t{1} << k->getZExtValue();
+  else if (op->getOpcode() == llvm::Instruction::Mul && std::llabs(k->getSExtValue()) < (int64_t{1} << 31)) factor = k->getSExtValue();
+  else return {under, 1, offset};
+  LinearForm inner = linearForm(op->getOperand(0));
+  // Wrapped to 32 bits at each step, so that the products stay in range however deep the nesting.
+  auto wrap = [](int64_t v) { return static_cast<int64_t>(static_cast<int32_t>(static_cast<uint32_t>(v))); };
+  return {inner.base, wrap(inner.scale * factor), wrap(wrap(inner.offset * factor) + wrap(offset))};
+}
+
 void reduceLoop(llvm::Loop* loop) {
   llvm::BasicBlock* header = loop->getHeader();
   llvm::BasicBlock* pre = loop->getLoopPreheader();
@@ -79,7 +105,7 @@ void reduceLoop(llvm::Loop* loop) {
     std::vector<std::pair<uint64_t, llvm::Value*>> fixed;  // loop-invariant lanes inserted in the loop
     uint64_t lane;
     llvm::PHINode* iv;
-    int64_t offset, step;
+    int64_t scale, offset, step;  // the varying lane is scale * iv + offset, and advances by step
   };
   std::vector<Candidate> found;
   for (llvm::Instruction& inst : *header) {
@@ -91,7 +117,7 @@ void reduceLoop(llvm::Loop* loop) {
       if (!next || next->getParent() != header) usedAsCoordinate = true;
     }
     if (!usedAsCoordinate) continue;
-    Candidate c{ie, nullptr, {}, 0, nullptr, 0, 0};
+    Candidate c{ie, nullptr, {}, 0, nullptr, 1, 0, 0};
     llvm::Value* varying = nullptr;
     std::set<uint64_t> seen;
     llvm::Value* v = ie;
@@ -120,13 +146,15 @@ void reduceLoop(llvm::Loop* loop) {
     }
     if (!ok || !varying) continue;
     c.base = v;
-    auto [x, offset] = baseAndConstant(varying);
-    auto* iv = llvm::dyn_cast<llvm::PHINode>(x);
+    const LinearForm lin = linearForm(varying);
+    auto* iv = llvm::dyn_cast<llvm::PHINode>(lin.base);
     if (!iv || iv->getParent() != header) continue;
-    auto [from, step] = baseAndConstant(iv->getIncomingValueForBlock(latch));
+    auto [from, ivStep] = baseAndConstant(iv->getIncomingValueForBlock(latch));
+    const int64_t step = static_cast<int32_t>(static_cast<uint32_t>(ivStep * lin.scale));
     if (from != iv || !step) continue;
     c.iv = iv;
-    c.offset = offset;
+    c.scale = lin.scale;
+    c.offset = lin.offset;
     c.step = step;
     // Users after the loop get the last value back from the next one; only where that is simple.
     bool simple = true;
@@ -136,7 +164,16 @@ void reduceLoop(llvm::Loop* loop) {
           !phi->getParent()->getSinglePredecessor())
         simple = false;
     }
-    if (simple) found.push_back(c);
+    if (!simple) continue;
+    // The same coordinate built again (a store after its load, each inserting the same lanes): one
+    // induction variable serves both.
+    std::sort(c.fixed.begin(), c.fixed.end());
+    auto same = std::find_if(found.begin(), found.end(), [&](const Candidate& o) {
+      return o.base == c.base && o.fixed == c.fixed && o.lane == c.lane && o.iv == c.iv && o.offset == c.offset &&
+             o.step == c.step;
+    });
+    if (same != found.end()) c.ie->replaceAllUsesWith(same->ie);  // left without users, erased below
+    else found.push_back(c);
   }
   if (found.empty()) return;
   // Each one holds an index register through the loop: leave room for the rest of the kernel. With more,
@@ -148,7 +185,6 @@ void reduceLoop(llvm::Loop* loop) {
     std::map<std::tuple<llvm::Value*, std::vector<std::pair<uint64_t, llvm::Value*>>, uint64_t, llvm::PHINode*, int64_t>,
              std::vector<Candidate*>> groups;
     for (Candidate& c : found) {
-      std::sort(c.fixed.begin(), c.fixed.end());
       groups[{c.base, c.fixed, c.lane, c.iv, c.step}].push_back(&c);
     }
     if (groups.size() > kMaxCoordinateIvs) return;
@@ -187,7 +223,9 @@ void reduceLoop(llvm::Loop* loop) {
       stepVec = llvm::InsertElementInst::Create(llvm::Constant::getNullValue(int5), llvm::ConstantInt::get(i32, c.step),
                                                 llvm::ConstantInt::get(i32, c.lane), "coord.step", preEnd);
     llvm::IRBuilder<> pb(preEnd);
-    llvm::Value* first = pb.CreateAdd(c.iv->getIncomingValueForBlock(pre), llvm::ConstantInt::get(c.iv->getType(), c.offset));
+    llvm::Value* first = c.iv->getIncomingValueForBlock(pre);
+    if (c.scale != 1) first = pb.CreateMul(first, llvm::ConstantInt::get(c.iv->getType(), c.scale));
+    first = pb.CreateAdd(first, llvm::ConstantInt::get(c.iv->getType(), c.offset));
     if (first->getType() != i32) first = pb.CreateSExtOrTrunc(first, i32);
     llvm::Value* start = c.base;
     for (auto [lane, value] : c.fixed) start = pb.CreateInsertElement(start, value, llvm::ConstantInt::get(i32, lane));

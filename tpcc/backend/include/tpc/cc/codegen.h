@@ -39,6 +39,9 @@ struct CodegenOptions {
   std::string sourceName;     // the file named by the line table
   bool printMir = false;      // dump machine IR to stderr
   bool allowSpill = true;     // spill to local memory rather than fail when registers run out
+  // When modulo-scheduled loops run out of registers: compile them again without overlapping
+  // iterations (true), or fail with CodegenError(outOfRegisters) so that the driver unrolls less.
+  bool flatWhenOutOfRegisters = true;
 };
 
 obj::KernelObject generateObject(llvm::Module& module, const KernelSignature& signature,
