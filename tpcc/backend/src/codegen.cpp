@@ -335,35 +335,6 @@ void optimizeModule(llvm::Module& module, int optLevel, int unrollCount) {
   for (llvm::Function* f : dead) f->eraseFromParent();
 }
 
-namespace {
-
-// Where each source variable lives: from the bundle that produces its value until its register is
-// written again (in layout order) or the code ends. Control flow is not followed, so a location may be
-// shown a little longer or shorter than it holds around branches.
-std::vector<obj::VarLocation> variableLocations(const MFunction& mf, const std::vector<ScheduledBundle>& bundles) {
-  std::vector<obj::VarLocation> out;
-  const uint32_t end = static_cast<uint32_t>(bundles.size() * isa::kBundleBytes);
-  for (size_t b = 0; b < bundles.size(); ++b) {
-    for (const auto& [index, reg] : bundles[b].variables) {
-      uint32_t high = end;
-      for (size_t k = b + 1; k < bundles.size() && high == end; ++k)
-        for (const isa::SlotInsn& s : bundles[k].bundle.slots)
-          if (s.dst.file == reg.file && s.dst.index == reg.id) high = static_cast<uint32_t>(k * isa::kBundleBytes);
-      obj::VarLocation v;
-      v.name = mf.variables[index].name;
-      v.typeName = mf.variables[index].typeName;
-      v.lowPc = static_cast<uint32_t>(b * isa::kBundleBytes);
-      v.highPc = high;
-      v.regFile = static_cast<uint8_t>(reg.file);
-      v.regIndex = static_cast<uint16_t>(reg.id);
-      out.push_back(v);
-    }
-  }
-  return out;
-}
-
-}  // namespace
-
 obj::KernelObject generateObject(llvm::Module& module, const KernelSignature& signature,
                                  const CodegenOptions& options) {
   const isa::ArchInfo* arch = isa::findArch(options.arch);

@@ -147,7 +147,7 @@ class Selector : public SelectionContext {
         setLoc(in);
         select(in);
         for (llvm::DbgVariableRecord& dvr : llvm::filterDbgVars(in.getDbgRecordRange()))
-          noteVariable(dvr.getVariable(), dvr.getVariableLocationOp(0));
+          noteVariable(dvr.getVariable(), dvr.getDebugLoc().getInlinedAt(), dvr.getVariableLocationOp(0));
       }
     }
     lowerPhis();
@@ -208,7 +208,8 @@ class Selector : public SelectionContext {
 
   // A source variable now holds an IR value: note it on the instruction that produced the value's register
   // (the last one emitted in this block that writes it), for the debugger's variable locations.
-  void noteVariable(llvm::DILocalVariable* var, llvm::Value* value) {
+  // `inlinedAt` tells apart the instances of a helper's variable, one per inlined call.
+  void noteVariable(llvm::DILocalVariable* var, llvm::DILocation* inlinedAt, llvm::Value* value) {
     if (!var || !value || isa<llvm::Constant>(value)) return;
     auto it = values_.find(value);
     if (it == values_.end() || it->second.size() != 1) return;
@@ -224,8 +225,11 @@ class Selector : public SelectionContext {
           t = d->getBaseType();
         }
         if (t) type = t->getName().str();
-        mf_.variables.push_back({var->getName().str(), type});
-        insts[k].variables.emplace_back(static_cast<uint32_t>(mf_.variables.size() - 1), r);
+        // One entry per source variable (per inlined instance), however many values it takes: a location
+        // ends where the variable is assigned again.
+        auto [at, added] = variableIndex_.try_emplace({var, inlinedAt}, static_cast<uint32_t>(mf_.variables.size()));
+        if (added) mf_.variables.push_back({var->getName().str(), type});
+        insts[k].variables.emplace_back(at->second, r);
         return;
       }
     }
@@ -1528,7 +1532,8 @@ class Selector : public SelectionContext {
     namespace ID = llvm::Intrinsic;
     switch (ii.getIntrinsicID()) {
       case ID::dbg_value:
-        if (auto* dv = llvm::dyn_cast<llvm::DbgValueInst>(&ii)) noteVariable(dv->getVariable(), dv->getValue());
+        if (auto* dv = llvm::dyn_cast<llvm::DbgValueInst>(&ii))
+          noteVariable(dv->getVariable(), dv->getDebugLoc().getInlinedAt(), dv->getValue());
         return;
       case ID::lifetime_start: case ID::lifetime_end: case ID::assume: case ID::dbg_declare:
       case ID::dbg_label: case ID::experimental_noalias_scope_decl: case ID::donothing:
@@ -1695,6 +1700,7 @@ class Selector : public SelectionContext {
   MFunction mf_;
   std::unordered_map<const llvm::BasicBlock*, int> blockIndex_;
   std::unordered_map<const llvm::Value*, std::vector<Reg>> values_;
+  std::map<std::pair<const llvm::DILocalVariable*, const llvm::DILocation*>, uint32_t> variableIndex_;  // into mf_.variables
   std::unordered_map<const llvm::Value*, int> tensorIndex_;
   std::unordered_map<const llvm::GlobalVariable*, uint32_t> localOffsets_;
   std::unordered_map<const llvm::Value*, uint32_t> allocaAddress_;

@@ -5,6 +5,7 @@
 
 #include "tpc/cc/isel.h"
 #include "tpc/cc/mir.h"
+#include "tpc/object/kernel_object.h"
 
 namespace tpc::cc {
 
@@ -30,6 +31,11 @@ void allocateRegisters(MFunction& mf, bool allowSpill = true);
 // a bundle; every block ends with its writes landed, so blocks can be scheduled independently. Lays the
 // blocks out and resolves branch targets.
 std::vector<ScheduledBundle> scheduleFunction(const MFunction& mf, const isa::ArchInfo& arch);
+
+// Where each source variable lives in the scheduled code, for the debug info: the bundles its value reaches
+// along the control flow before its register is written again or the variable is assigned anew (one
+// location per run of consecutive bundles). See variable_locations.cpp.
+std::vector<obj::VarLocation> variableLocations(const MFunction& mf, const std::vector<ScheduledBundle>& bundles);
 
 // The machine IR as text, for debugging the backend (tpc-clang -mllvm-like option --print-mir).
 std::string printMir(const MFunction& mf);

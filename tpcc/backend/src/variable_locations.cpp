@@ -1,0 +1,98 @@
+// Where each source variable lives, for the debug info: the bundles its value reaches along the code's
+// control flow (jumps, hardware loops and their back edges, halts), from the bundle that produces it up to
+// a bundle that writes its register again or assigns the variable anew. A value reaches a bundle in
+// several pieces of the layout (a loop's first bundles after a definition at its end, or not the else
+// branch laid out after its then branch), so one definition may give several ranges.
+#include <algorithm>
+#include <vector>
+
+#include "tpc/cc/passes.h"
+
+namespace tpc::cc {
+
+namespace {
+
+constexpr size_t kBytes = isa::kBundleBytes;
+
+// Successors of each bundle: the next one unless an unconditional jump or halt ends it; a jump's target;
+// for a hardware loop, the bundle after its end (a loop that does not run) and, from its end bundle, its
+// first bundle (the next iteration).
+std::vector<std::vector<size_t>> bundleSuccessors(const std::vector<ScheduledBundle>& bundles) {
+  const size_t n = bundles.size();
+  std::vector<std::vector<size_t>> succ(n);
+  auto edge = [&](size_t from, size_t to) {
+    if (to < n && std::find(succ[from].begin(), succ[from].end(), to) == succ[from].end()) succ[from].push_back(to);
+  };
+  for (size_t b = 0; b < n; ++b) {
+    const isa::SlotInsn& s = bundles[b].bundle[isa::Slot::Spu];
+    bool fallsThrough = true;
+    if (s.id == isa::InsnId::SpuJmpr) {
+      edge(b, s.imm / kBytes);
+      fallsThrough = !s.alwaysExecutes();
+    } else if (s.id == isa::InsnId::SpuHalt) {
+      fallsThrough = !s.alwaysExecutes();
+    } else if (s.id == isa::InsnId::SpuLoop) {
+      const size_t end = s.field(isa::SwitchField::LoopEnd) / kBytes;
+      edge(b, end + 1);
+      if (end < n) edge(end, b + 1);
+    }
+    if (fallsThrough) edge(b, b + 1);
+  }
+  return succ;
+}
+
+bool writesRegister(const ScheduledBundle& sb, const Reg& reg) {
+  for (const isa::SlotInsn& s : sb.bundle.slots)
+    if (s.dst.file == reg.file && s.dst.index == reg.id) return true;
+  return false;
+}
+
+}  // namespace
+
+std::vector<obj::VarLocation> variableLocations(const MFunction& mf, const std::vector<ScheduledBundle>& bundles) {
+  const size_t n = bundles.size();
+  const std::vector<std::vector<size_t>> succ = bundleSuccessors(bundles);
+  std::vector<std::vector<uint32_t>> assigned(n);  // variables each bundle gives a value
+  for (size_t b = 0; b < n; ++b)
+    for (const auto& [index, reg] : bundles[b].variables) assigned[b].push_back(index);
+
+  std::vector<obj::VarLocation> out;
+  std::vector<char> reached(n);
+  std::vector<size_t> work;
+  for (size_t b = 0; b < n; ++b) {
+    for (const auto& [index, reg] : bundles[b].variables) {
+      std::fill(reached.begin(), reached.end(), 0);
+      reached[b] = 1;
+      work.assign(succ[b].begin(), succ[b].end());
+      while (!work.empty()) {
+        const size_t k = work.back();
+        work.pop_back();
+        if (reached[k]) continue;
+        const bool reassigned = std::find(assigned[k].begin(), assigned[k].end(), index) != assigned[k].end();
+        if (reassigned || writesRegister(bundles[k], reg)) continue;
+        reached[k] = 1;
+        work.insert(work.end(), succ[k].begin(), succ[k].end());
+      }
+      for (size_t lo = 0; lo < n;) {
+        if (!reached[lo]) {
+          ++lo;
+          continue;
+        }
+        size_t hi = lo;
+        while (hi < n && reached[hi]) ++hi;
+        obj::VarLocation v;
+        v.name = mf.variables[index].name;
+        v.typeName = mf.variables[index].typeName;
+        v.lowPc = static_cast<uint32_t>(lo * kBytes);
+        v.highPc = static_cast<uint32_t>(hi * kBytes);
+        v.regFile = static_cast<uint8_t>(reg.file);
+        v.regIndex = static_cast<uint16_t>(reg.id);
+        out.push_back(v);
+        lo = hi;
+      }
+    }
+  }
+  return out;
+}
+
+}  // namespace tpc::cc
