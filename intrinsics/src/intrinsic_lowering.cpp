@@ -208,16 +208,23 @@ bool instructionWritesPartially(InsnId op, DType dtype, uint32_t sw) {
 }
 
 std::vector<DualGroupMove> dualGroupMoves(const IntrinsicInfo& info, const ConstantParam& constant, bool all) {
-  if (requireConstantParam(info, constant, "b") != 0xffffffffu)
-    fail("the byte write mask b must be 0xFFFFFFFF: masks of single bytes are not supported");
-  uint32_t want = all ? kSwWrAllGroups : (kSwWrLowerGroup | kSwWrUpperGroup);
-  if (uint32_t sw = requireConstantParam(info, constant, "switches"); sw != want)
-    fail(fmt::format("switches are 0x{:x}: only 0x{:x} ({}) is supported, which writes whole dual groups", sw, want,
-                     all ? "every SW_WR_LOWER_GROUPn | SW_WR_UPPER_GROUPn" : "SW_WR_LOWER_GROUP | SW_WR_UPPER_GROUP"));
-  if (!all) return {{dualGroup(info, constant, "src_dg"), dualGroup(info, constant, "dest_dg")}};
+  const uint32_t mask = requireConstantParam(info, constant, "b");
+  const uint32_t allowed = all ? kSwWrAllGroups : (kSwWrLowerGroup | kSwWrUpperGroup);
+  const uint32_t sw = requireConstantParam(info, constant, "switches");
+  if (sw & ~allowed)
+    fail(fmt::format("switches 0x{:x}: bits 0x{:x} are not supported (only {})", sw, sw & ~allowed,
+                     all ? "SW_WR_LOWER_GROUPn / SW_WR_UPPER_GROUPn" : "SW_WR_LOWER_GROUP / SW_WR_UPPER_GROUP"));
   std::vector<DualGroupMove> moves;
+  if (!all) {
+    const uint32_t src = dualGroup(info, constant, "src_dg"), dst = dualGroup(info, constant, "dest_dg");
+    if (const uint32_t groups = (sw >> 12) & 3u; groups && mask) moves.push_back({src, dst, groups, mask});
+    return moves;
+  }
   const char* const names[] = {"sdg0", "sdg1", "sdg2", "sdg3"};
-  for (uint32_t k = 0; k < 4; ++k) moves.push_back({dualGroup(info, constant, names[k]), k});
+  for (uint32_t k = 0; k < 4; ++k) {
+    const uint32_t src = dualGroup(info, constant, names[k]);
+    if (const uint32_t groups = (sw >> (16 + 2 * k)) & 3u; groups && mask) moves.push_back({src, k, groups, mask});
+  }
   return moves;
 }
 

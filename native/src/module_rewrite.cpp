@@ -404,8 +404,10 @@ class IntrinsicPlanner {
       m.dtype = info_.dtype;
       m.dst = dst;
       m.src[0] = src;
+      m.src[1] = b_.input(param("b"), kindBit(RegFile::S));
       m.setField(isa::SwitchField::SrcGroup, move.src);
       m.setField(isa::SwitchField::DstGroup, move.dst);
+      m.setField(isa::SwitchField::WriteGroups, move.groups);
       if (!lanes) applyPredicate(m, p);
       b_.step(m);
     }

@@ -50,11 +50,19 @@ template <int kOp> void vpLogic(Core& c, const DecodedSlot& d) {
 // Byte-granular moves keep the register's other bytes; a vector predicate selects 32-bit lanes.
 void commitBytes(Core& c, const DecodedSlot& d, const uint8_t* bytes) { commitLanes<uint32_t>(c, d, reinterpret_cast<const uint32_t*>(bytes)); }
 
-// A vector has four 64-byte dual groups; copy dual group sdg of the source into dual group ddg.
+// A vector has four 64-byte dual groups of two 32-byte groups each. mov_dual_group copies dual group sdg of
+// the source into dual group ddg: group g (0 lower, 1 upper) only where bit g of wr is set, and byte j of a
+// group only where bit j of the byte mask (src1) is set; everything else keeps the destination's value.
 void vMovDualGroup(Core& c, const DecodedSlot& d) {
   alignas(64) uint8_t out[256];
   std::memcpy(out, c.r.v[d.dst].bytes, 256);
-  std::memcpy(out + 64 * d.field(SwitchField::DstGroup), c.r.v[d.src[0]].bytes + 64 * d.field(SwitchField::SrcGroup), 64);
+  const uint8_t* from = c.r.v[d.src[0]].bytes + 64 * d.field(SwitchField::SrcGroup);
+  uint8_t* to = out + 64 * d.field(SwitchField::DstGroup);
+  const uint32_t mask = rawScalarSrc(c, d, 1), groups = d.field(SwitchField::WriteGroups);
+  for (int g = 0; g < 2; ++g)
+    if ((groups >> g) & 1u)
+      for (int j = 0; j < 32; ++j)
+        if ((mask >> j) & 1u) to[32 * g + j] = from[32 * g + j];
   commitBytes(c, d, out);
 }
 

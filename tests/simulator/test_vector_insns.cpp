@@ -311,7 +311,9 @@ TEST(VectorInsns, GroupMovesShuffleLaneIdFclass) {
   std::vector<uint8_t> idx8 = rng.ints<uint8_t>(256, 0, 255);
   auto r = runVector({vin(DType::U8, src), vin(DType::U8, dst), vin(DType::I32, idx), vin(DType::U8, idx8)},
                      lines({"nop ; nop ; mov.u8 v10, v1 ; nop",
-                            "nop ; nop ; mov_dual_group v10, v0 sdg=2 ddg=1 ; nop",
+                            "nop ; nop ; mov_dual_group v10, v0, 0xffffffff sdg=2 ddg=1 wr=3 ; nop",
+                            "nop ; nop ; mov.u8 v20, v1 ; nop",
+                            "nop ; nop ; mov_dual_group v20, v0, 0xf000000f sdg=3 ddg=0 wr=2 ; nop",
                             "nop ; nop ; mov.u8 v11, v1 ; nop",
                             "nop ; nop ; mov_group.u8 v11, v0, 0xf00000ff gen=2 dgen=10 ; nop",
                             "nop ; nop ; permute.i32 v12, v0, v2 ; nop",
@@ -329,6 +331,12 @@ TEST(VectorInsns, GroupMovesShuffleLaneIdFclass) {
   std::vector<uint8_t> want = dst;
   for (int i = 0; i < 64; ++i) want[64 + i] = src[128 + i];
   EXPECT_TRUE(lanesEqual(r->vreg<uint8_t>(10), want));
+  // mov_dual_group wr=0b10 with byte mask 0xf000000f: bytes 0-3 and 28-31 of the upper group of dual group
+  // 0 come from the upper group of dual group 3.
+  want = dst;
+  for (int j = 0; j < 32; ++j)
+    if (j < 4 || j >= 28) want[32 + j] = src[3 * 64 + 32 + j];
+  EXPECT_TRUE(lanesEqual(r->vreg<uint8_t>(20), want));
   // mov_group gen=0b10 dgen=0b1010: the upper group of dual groups 1 and 3 gets the lower group's bytes
   // 0-7 and 28-31 (mask 0xf00000ff).
   want = dst;

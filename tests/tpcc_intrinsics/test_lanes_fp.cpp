@@ -73,6 +73,93 @@ TEST_P(LanesFp, MovDualGroup) {
   }
 }
 
+// Byte masks and single groups: byte j of a written group moves where bit j of b is set, and only the groups
+// the switches name are written (tpc_llvm's cast_32bits_to_i8_lin_order merges packed dual groups this way).
+const char* const kDualGroupPartial = R"(
+void main(tensor x, tensor y, tensor out)
+{
+    const int5 s = get_index_space_offset();
+    const int5 e = s + get_index_space_size();
+    for (int v = s[0]; v < e[0]; v++) {
+        int5 c = {v * {LANES}, 0, 0, 0, 0};
+        {VT} a = v_{T}_ld_tnsr_b(c, x);
+        {VT} b = v_{T}_ld_tnsr_b(c, y);
+        {BT} p = v_{T}_cmp_less_b(a, b);
+        {VT} r[6];
+        r[0] = v_{T}_mov_dual_group_b(a, 0xFFFF0000, 1, 0, SW_WR_LOWER_GROUP, b);
+        r[1] = v_{T}_mov_dual_group_b(a, 0x0000FFFF, 2, 0, SW_WR_UPPER_GROUP, b);
+        r[2] = v_{T}_mov_dual_group_b(a, 0x0F0F00FF, 3, 1, SW_WR_LOWER_GROUP | SW_WR_UPPER_GROUP, b, v < 1);
+        r[3] = v_{T}_mov_dual_group_all_b(a, 0xFF00FF00, 1, 0, 3, 2,
+                                          SW_WR_LOWER_GROUP0 | SW_WR_UPPER_GROUP1 | SW_WR_LOWER_GROUP3 | SW_WR_UPPER_GROUP3, b);
+        r[4] = v_{T}_mov_dual_group_vb(a, 0x3C3C3C3C, 0, 3, SW_WR_UPPER_GROUP, b, p);
+        r[5] = v_{T}_mov_dual_group_all_vb(a, 0xFFFFFFFF, 2, 2, 1, 0, SW_WR_UPPER_GROUP0 | SW_WR_LOWER_GROUP2, b, p, 1);
+        for (int k = 0; k < 6; k++) {
+            int5 o = {c[0], k, 0, 0, 0};
+            v_{T}_st_tnsr(o, out, r[k]);
+        }
+    }
+}
+)";
+
+// One move of the reference: groups (bit 0 lower, bit 1 upper) of dual group src into dual group dst, byte j
+// of a group where bit j of mask is set.
+struct ByteMove {
+  int src, dst, groups;
+  uint32_t mask;
+};
+
+TEST_P(LanesFp, MovDualGroupPartial) {
+  for (const char* tag : {"f32", "bf16", "i16", "u8"}) {
+    const Type& t = type(tag);
+    SCOPED_TRACE(tag);
+    auto text = build(fill(kDualGroupPartial, typeKeys(t)));
+    if (text.empty()) continue;
+    const int lanes = t.lanes(), width = 256 / lanes;
+    const int64_t n0 = 2 * lanes;
+    auto xs = sampleBits(t, static_cast<size_t>(n0), 83), ys = sampleBits(t, static_cast<size_t>(n0), 84);
+    RunResult r = exec(text, {makeTensor(t, {n0}, xs), makeTensor(t, {n0}, ys), makeTensor(t, {n0, 6})}, {},
+                       {vectors(n0, lanes), 1, 1, 1, 1});
+    if (r.tensors.empty()) continue;
+    std::vector<uint32_t> want(static_cast<size_t>(n0 * 6));
+    for (int64_t v = 0; v < n0 / lanes; ++v) {
+      // The vector as 256 bytes (element l in bytes l*width.., little-endian).
+      auto bytesOf = [&](const std::vector<uint32_t>& elems) {
+        std::array<uint8_t, 256> out{};
+        for (int i = 0; i < 256; ++i) out[static_cast<size_t>(i)] = static_cast<uint8_t>(elems[static_cast<size_t>(v * lanes + i / width)] >> (8 * (i % width)));
+        return out;
+      };
+      const std::array<uint8_t, 256> A = bytesOf(xs), B = bytesOf(ys);
+      auto moved = [&](std::vector<ByteMove> moves, int l) {
+        std::array<uint8_t, 256> out = B;
+        for (const ByteMove& m : moves)
+          for (int g = 0; g < 2; ++g)
+            for (int j = 0; j < 32; ++j)
+              if (((m.groups >> g) & 1) && ((m.mask >> j) & 1u))
+                out[static_cast<size_t>(64 * m.dst + 32 * g + j)] = A[static_cast<size_t>(64 * m.src + 32 * g + j)];
+        uint32_t e = 0;
+        for (int k = 0; k < width; ++k) e |= static_cast<uint32_t>(out[static_cast<size_t>(l * width + k)]) << (8 * k);
+        return e;
+      };
+      auto less = [&](int l) {
+        uint32_t a = xs[static_cast<size_t>(v * lanes + l)], b = ys[static_cast<size_t>(v * lanes + l)];
+        return t.isFloat ? decode(a, t.fmt) < decode(b, t.fmt) : t.intValue(a) < t.intValue(b);
+      };
+      for (int l = 0; l < lanes; ++l) {
+        const uint32_t keep = ys[static_cast<size_t>(v * lanes + l)];
+        uint32_t res[6];
+        res[0] = moved({{1, 0, 1, 0xFFFF0000u}}, l);
+        res[1] = moved({{2, 0, 2, 0x0000FFFFu}}, l);
+        res[2] = v < 1 ? moved({{3, 1, 3, 0x0F0F00FFu}}, l) : keep;
+        res[3] = moved({{1, 0, 1, 0xFF00FF00u}, {0, 1, 2, 0xFF00FF00u}, {2, 3, 3, 0xFF00FF00u}}, l);
+        res[4] = less(l) ? moved({{0, 3, 2, 0x3C3C3C3Cu}}, l) : keep;
+        res[5] = !less(l) ? moved({{2, 0, 2, 0xFFFFFFFFu}, {1, 2, 1, 0xFFFFFFFFu}}, l) : keep;
+        for (int k = 0; k < 6; ++k) want[static_cast<size_t>(k * n0 + v * lanes + l)] = res[k];
+      }
+    }
+    expectElements(r.tensors[2], want, std::string(tag) + " mov_dual_group with byte masks");
+  }
+}
+
 // ------------------------------------------------------------------------------------------ calc_fp_special
 
 struct SpecialCase {

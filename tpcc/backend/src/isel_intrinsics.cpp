@@ -9,6 +9,8 @@
 //     honour is a compile error, never silently dropped;
 //   - constant parameters that select switch fields: dimmask, dim, size/offset (partial tensor access),
 //     rmw (read-modify-write selector), src_dg/dest_dg/sdg0..3 (mov_dual_group).
+#include <algorithm>
+
 #include <fmt/format.h>
 #include <llvm/Analysis/ConstantFolding.h>
 #include <llvm/IR/Constants.h>
@@ -322,13 +324,18 @@ class Lowerer {
     bool lanes = !p.always && p.reg.file == RegFile::VP;
     Predicate moveP = lanes ? Predicate{} : p;
     Reg dst = lanes ? cx_.freshReg(RegFile::V) : cx_.valueReg(&call_);
-    // Dual groups the moves do not write (and all of them when a scalar predicate is false) keep income.
-    if (!all || !moveP.always) cx_.emitRegCopy(dst, cx_.valueReg(income()));
+    // Bytes the moves do not write (and all of them when a scalar predicate is false) keep income.
+    const bool whole = moves.size() == 4 && std::all_of(moves.begin(), moves.end(), [](const isa::DualGroupMove& m) {
+      return m.groups == 3 && m.mask == 0xffffffffu;
+    });
+    if (!whole || !moveP.always) cx_.emitRegCopy(dst, cx_.valueReg(income()));
     for (const isa::DualGroupMove& move : moves) {
       MInst m = makeInst(InsnId::VpuMovDualGroup, info_.dtype, dst);
       m.src[0] = MOperand::ofReg(src);
+      m.src[1] = MOperand::ofImm(move.mask);
       m.sw = isa::switchField(SwitchField::SrcGroup).set(0, move.src);
       m.sw = isa::switchField(SwitchField::DstGroup).set(m.sw, move.dst);
+      m.sw = isa::switchField(SwitchField::WriteGroups).set(m.sw, move.groups);
       m.dstIsRead = true;
       if (!moveP.always) {
         m.pred = moveP.reg;

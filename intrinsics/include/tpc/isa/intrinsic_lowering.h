@@ -44,10 +44,13 @@ int intrinsicIncomeParam(const IntrinsicInfo& info);
 // (so the income must be in the destination register before it runs).
 bool instructionWritesPartially(InsnId op, DType dtype, uint32_t sw);
 
-// mov_dual_group(_all): checks the byte mask and the switches (only whole dual groups), and returns the
-// source dual group of each move (one, or four for _all) in destination order (for one move: dest_dg).
+// mov_dual_group(_all): the moves of the instruction `mov_dual_group`, one (dest_dg, with the groups of
+// SW_WR_LOWER_GROUP / SW_WR_UPPER_GROUP) or, for _all, one per destination dual group k that
+// SW_WR_{LOWER,UPPER}_GROUPk write (from sdgk). Each copies the groups `groups` (bit 0 lower, 1 upper)
+// of dual group `src` into dual group `dst`, byte j of a group where bit j of the byte mask b is set.
+// Checks that b, the switches and the dual groups are constants and in range.
 struct DualGroupMove {
-  uint32_t src, dst;
+  uint32_t src, dst, groups, mask;
 };
 std::vector<DualGroupMove> dualGroupMoves(const IntrinsicInfo& info, const ConstantParam& constant, bool all);
 
