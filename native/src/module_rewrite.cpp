@@ -398,13 +398,14 @@ class IntrinsicPlanner {
       dst = b_.result(kindBit(RegFile::V));
       b_.preload(isa::intrinsicIncomeParam(info_), dst);
     }
+    const isa::Operand mask = moves.empty() ? isa::Operand{} : b_.input(param("b"), kindBit(RegFile::S));
     for (const isa::DualGroupMove& move : moves) {
       isa::SlotInsn m;
       m.id = InsnId::VpuMovDualGroup;
       m.dtype = info_.dtype;
       m.dst = dst;
       m.src[0] = src;
-      m.src[1] = b_.input(param("b"), kindBit(RegFile::S));
+      m.src[1] = mask;
       m.setField(isa::SwitchField::SrcGroup, move.src);
       m.setField(isa::SwitchField::DstGroup, move.dst);
       m.setField(isa::SwitchField::WriteGroups, move.groups);

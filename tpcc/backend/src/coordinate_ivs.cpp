@@ -14,8 +14,8 @@
 // loop-invariant values, and move to the preheader. The varying lane may also be a constant multiple of
 // the induction variable plus a constant (`(group * 4 + k) * 64`), with the step scaled to match. The
 // loop's own int5 PHI c, when its back-edge value only rewrites lane 0, keeps lanes 1..4 from entry, so
-// insertions into its lane 0 may start from its entry
-// value instead, which makes c loop-invariant for the purpose above.
+// insertions into its lane 0 may start from its entry value instead, which makes c loop-invariant for the
+// purpose above.
 #include <algorithm>
 #include <cstdlib>
 #include <map>
