@@ -77,6 +77,36 @@ def simulate(tool, obj, spec, tmp):
     return json.load(open(os.path.join(tmp, "stats.json")))["cores"][0]
 
 
+def measure(tool, case, compiles=3):
+    """(cycles per vector, slot bound, scalar-slot instructions per vector, best compile time in s) of one case."""
+    name, source, make, size1, size2, lanes, axis = case
+    with tempfile.TemporaryDirectory() as tmp:
+        obj = os.path.join(tmp, "k.o")
+        times = []
+        for _ in range(compiles):
+            t0 = time.perf_counter()
+            subprocess.run([tool("tpc-clang"), "-O2", "-c", os.path.join(HERE, "..", "samples", "tpc-c", source),
+                            "-o", obj], check=True)
+            times.append(time.perf_counter() - t0)
+        s1 = simulate(tool, obj, make(*size1), tmp)
+        s2 = simulate(tool, obj, make(*size2), tmp)
+    if axis == "cols":
+        vectors = (size2[1] - size1[1]) // lanes * size1[0]
+    elif axis == "n":
+        vectors = (size2[2] - size1[2]) // lanes * size1[0]
+    else:
+        vectors = (size2[0] - size1[0]) * ((size1[1] + lanes - 1) // lanes)
+    cycles = (s2["cycles"] - s1["cycles"]) / vectors
+    loads = (s2["load_bytes"] - s1["load_bytes"]) / 256 / vectors
+    stores = (s2["store_bytes"] - s1["store_bytes"]) / 256 / vectors
+    # VPU instructions per vector (bundles with a VPU slot in use): lane counts would undercount kernels
+    # that mix widths (requantize_i8 works on 256 i8 lanes and 64 i32 lanes).
+    slot_insns = lambda s, slot: s["slot_utilization"][slot] * s["bundles"]  # noqa: E731
+    vpu = round(slot_insns(s2, "vpu") - slot_insns(s1, "vpu")) / vectors
+    spu = round(slot_insns(s2, "spu") - slot_insns(s1, "spu")) / vectors
+    return cycles, max(loads, stores, vpu, 1.0), spu, min(times)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--bin", default=os.path.join(HERE, "..", "build", "bin"))
@@ -84,33 +114,9 @@ def main():
     tool = lambda name: os.path.join(os.path.abspath(args.bin), name)  # noqa: E731
     print("%-18s %14s %11s %7s %12s %14s" % ("sample (-O2)", "cycles/vector", "slot bound", "ratio", "compile (s)",
                                              "scalar/vector"))
-    for name, source, make, size1, size2, lanes, axis in CASES:
-        with tempfile.TemporaryDirectory() as tmp:
-            obj = os.path.join(tmp, "k.o")
-            times = []
-            for _ in range(3):
-                t0 = time.perf_counter()
-                subprocess.run([tool("tpc-clang"), "-O2", "-c", os.path.join(HERE, "..", "samples", "tpc-c", source),
-                                "-o", obj], check=True)
-                times.append(time.perf_counter() - t0)
-            s1 = simulate(tool, obj, make(*size1), tmp)
-            s2 = simulate(tool, obj, make(*size2), tmp)
-        if axis == "cols":
-            vectors = (size2[1] - size1[1]) // lanes * size1[0]
-        elif axis == "n":
-            vectors = (size2[2] - size1[2]) // lanes * size1[0]
-        else:
-            vectors = (size2[0] - size1[0]) * ((size1[1] + lanes - 1) // lanes)
-        cycles = (s2["cycles"] - s1["cycles"]) / vectors
-        loads = (s2["load_bytes"] - s1["load_bytes"]) / 256 / vectors
-        stores = (s2["store_bytes"] - s1["store_bytes"]) / 256 / vectors
-        # VPU instructions per vector (bundles with a VPU slot in use): lane counts would undercount kernels
-        # that mix widths (requantize_i8 works on 256 i8 lanes and 64 i32 lanes).
-        slot_insns = lambda s, slot: s["slot_utilization"][slot] * s["bundles"]  # noqa: E731
-        vpu = round(slot_insns(s2, "vpu") - slot_insns(s1, "vpu")) / vectors
-        spu = round(slot_insns(s2, "spu") - slot_insns(s1, "spu")) / vectors
-        bound = max(loads, stores, vpu, 1.0)
-        print("%-18s %14.2f %11.2f %7.2f %12.3f %14.2f" % (name, cycles, bound, cycles / bound, min(times), spu))
+    for case in CASES:
+        cycles, bound, spu, compile_time = measure(tool, case)
+        print("%-18s %14.2f %11.2f %7.2f %12.3f %14.2f" % (case[0], cycles, bound, cycles / bound, compile_time, spu))
     return 0
 
 

@@ -24,7 +24,8 @@
 //     B
 //     E
 //
-// S is the number of stages (the largest t over II, plus one). See docs/decisions.md.
+// S is the number of stages (the largest t over II, plus one). Where the iterative scheduler fails near
+// the slot bound, the swing scheduler (swing_schedule.cpp) tries the same II. See docs/decisions.md.
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -32,6 +33,7 @@
 #include <numeric>
 #include <string>
 
+#include "modulo_graph.h"
 #include "tpc/cc/passes.h"
 
 namespace tpc::cc {
@@ -40,9 +42,10 @@ namespace {
 
 using isa::InsnId;
 
-struct Edge {
-  int from, to, latency, distance;
-};
+using Edge = ModuloEdge;
+
+// The swing scheduler's path table grows with the square of the body, its setup with the cube.
+constexpr int kSwingMaxInstructions = 160;
 
 uint64_t regKey(const Reg& r) {
   return (static_cast<uint64_t>(r.physical) << 40) | (static_cast<uint64_t>(r.file) << 32) | r.id;
@@ -177,23 +180,6 @@ std::vector<Edge> dependences(const std::vector<MInst>& body) {
   return edges;
 }
 
-// Earliest times that satisfy every dependence at this II, or empty when a recurrence does not fit.
-std::vector<int> earliest(int n, const std::vector<Edge>& edges, int ii) {
-  std::vector<int> t(static_cast<size_t>(n), 0);
-  for (int round = 0; round <= n; ++round) {
-    bool changed = false;
-    for (const Edge& e : edges) {
-      int v = t[static_cast<size_t>(e.from)] + e.latency - e.distance * ii;
-      if (v > t[static_cast<size_t>(e.to)]) {
-        t[static_cast<size_t>(e.to)] = v;
-        changed = true;
-      }
-    }
-    if (!changed) return t;
-  }
-  return {};
-}
-
 // One attempt at II (Rau's iterative modulo scheduling): instructions by height, each at the first
 // cycle from its earliest start whose slot is free in the reservation table, else forced in, evicting
 // what it conflicts with (the slot's holder, successors it now comes too late for); a budget of steps.
@@ -201,7 +187,7 @@ std::vector<int> earliest(int n, const std::vector<Edge>& edges, int ii) {
 std::vector<int> scheduleAt(const std::vector<MInst>& body, const std::vector<Edge>& edges, int ii) {
   const int n = static_cast<int>(body.size());
   const auto at = [](auto& v, int i) -> auto& { return v[static_cast<size_t>(i)]; };
-  std::vector<int> asap = earliest(n, edges, ii);
+  std::vector<int> asap = earliestTimes(n, edges, ii);
   if (asap.empty()) return {};  // a recurrence does not fit
   std::vector<int> height(static_cast<size_t>(n), 0);
   for (int round = 0; round <= n; ++round) {
@@ -323,7 +309,7 @@ int splitCoordinateIvs(MFunction& mf, int pre, int body, int extraRoom) {
     int span;
   };
   std::vector<Iv> ivs;
-  std::vector<int> asap = earliest(n, dependences(insts), 1 << 16);
+  std::vector<int> asap = earliestTimes(n, dependences(insts), 1 << 16);
   for (int c = 0; c < n; ++c) {
     const MInst& cp = insts[static_cast<size_t>(c)];
     if (!cp.copy || cp.dst.file != RegFile::I || !cp.src[0].isReg() || cp.pred.valid()) continue;
@@ -385,10 +371,31 @@ int splitCoordinateIvs(MFunction& mf, int pre, int body, int extraRoom) {
 
 }  // namespace
 
+// Earliest times that satisfy every dependence at this II, or empty when a recurrence does not fit.
+std::vector<int> earliestTimes(int n, const std::vector<ModuloEdge>& edges, int ii) {
+  std::vector<int> t(static_cast<size_t>(n), 0);
+  for (int round = 0; round <= n; ++round) {
+    bool changed = false;
+    for (const ModuloEdge& e : edges) {
+      int v = t[static_cast<size_t>(e.from)] + e.latency - e.distance * ii;
+      if (v > t[static_cast<size_t>(e.to)]) {
+        t[static_cast<size_t>(e.to)] = v;
+        changed = true;
+      }
+    }
+    if (!changed) return t;
+  }
+  return {};
+}
+
 int moduloScheduleLoops(MFunction& mf) {
   int done = 0;
   const bool debug = std::getenv("TPC_DEBUG_MODSCHED") != nullptr;
-  if (const char* off = std::getenv("TPC_MODSCHED"); off && std::string(off) == "0") return 0;
+  const char* mode = std::getenv("TPC_MODSCHED");
+  if (mode && std::string(mode) == "0") return 0;
+  // Every loop the swing scheduler can take, whatever the iterative one finds: a second execution path
+  // for tests (the samples run with it), not a setting for users.
+  const bool swingFirst = mode && std::string(mode) == "swing";
   for (int pre = 0; pre < static_cast<int>(mf.blocks.size()); ++pre) {
     const int body = mf.blocks[static_cast<size_t>(pre)].loopBody;
     if (body < 0 || !eligible(mf, pre, body)) continue;
@@ -408,17 +415,34 @@ int moduloScheduleLoops(MFunction& mf) {
       const int bound = slotBound(insts);
       // Beyond the slot bound plus the body's critical path, overlapping iterations gains nothing.
       int flat = 0;
-      std::vector<int> times = earliest(n, edges, 1 << 16);
+      std::vector<int> times = earliestTimes(n, edges, 1 << 16);
       for (int i = 0; i < n; ++i) flat = std::max(flat, times[static_cast<size_t>(i)] + latency(insts[static_cast<size_t>(i)]));
-      for (int at = bound; at < bound + flat && (t.empty() || at < ii); ++at)
-        if (!(times = scheduleAt(insts, edges, at)).empty()) {
-          if (debug) std::fprintf(stderr, "  %d second induction variables: II %d\n", count, at);
-          t = times;
-          ii = at;
-          resMii = bound;
-          mf = std::move(trial);
-          break;
+      for (int at = bound; at < bound + flat && (t.empty() || at < ii); ++at) {
+        // The iterative scheduler first: its schedules have the better record with the register allocator
+        // (the swing scheduler's can keep more vectors alive). A swing schedule is taken only when it gains
+        // more than a sixteenth of II. It is tried near the slot bound, where the iterative scheduler's
+        // order by height is what fails (one copy of a chain after another), and only on bodies small
+        // enough for its all-pairs path table.
+        int found = at;
+        if (swingFirst && !(times = swingSchedule(insts, edges, at)).empty()) {
+          if (debug) std::fprintf(stderr, "  swing schedule at II %d\n", at);
+        } else if (times = scheduleAt(insts, edges, at); times.empty() && n <= kSwingMaxInstructions && at <= bound + bound / 16) {
+          times = swingSchedule(insts, edges, at);
+          for (int later = at + 1; !times.empty() && later <= at + at / 16; ++later)
+            if (std::vector<int> iterative = scheduleAt(insts, edges, later); !iterative.empty()) {
+              found = later;
+              times = std::move(iterative);
+              break;
+            }
         }
+        if (times.empty()) continue;
+        if (debug) std::fprintf(stderr, "  %d second induction variables: II %d, %d stages\n", count, found, *std::max_element(times.begin(), times.end()) / found + 1);
+        t = times;
+        ii = found;
+        resMii = bound;
+        mf = std::move(trial);
+        break;
+      }
       if (!t.empty() && ii == resMii) break;  // at the slot bound: nothing better to find
     }
     if (t.empty()) continue;
