@@ -31,7 +31,11 @@
 #include <cstdlib>
 #include <map>
 #include <numeric>
+#include <set>
 #include <string>
+#include <tuple>
+
+#include <llvm/ADT/STLExtras.h>
 
 #include "modulo_graph.h"
 #include "tpc/cc/passes.h"
@@ -177,6 +181,9 @@ std::vector<Edge> dependences(const std::vector<MInst>& body) {
       if (!disjointAcross(a, b)) edges.push_back({i, j, 1, 1});
     }
   }
+  // In program order of their sources: most edges point forward, so the longest-path passes over them
+  // (earliestTimes) settle in a few rounds.
+  std::stable_sort(edges.begin(), edges.end(), [](const Edge& a, const Edge& b) { return a.from < b.from; });
   return edges;
 }
 
@@ -192,7 +199,7 @@ std::vector<int> scheduleAt(const std::vector<MInst>& body, const std::vector<Ed
   std::vector<int> height(static_cast<size_t>(n), 0);
   for (int round = 0; round <= n; ++round) {
     bool changed = false;
-    for (const Edge& e : edges) {
+    for (const Edge& e : llvm::reverse(edges)) {  // heights flow backwards: from the last source first
       int h = e.latency - e.distance * ii + at(height, e.to);
       if (h > at(height, e.from)) {
         at(height, e.from) = h;
@@ -209,19 +216,21 @@ std::vector<int> scheduleAt(const std::vector<MInst>& body, const std::vector<Ed
   std::vector<std::array<int, isa::kNumSlots>> table(static_cast<size_t>(ii));
   for (auto& row : table) row.fill(-1);
   std::vector<int> t(static_cast<size_t>(n), -1), last(static_cast<size_t>(n), -1);
+  // Unscheduled instructions by priority: the highest first, then the earliest, then program order.
+  std::set<std::tuple<int, int, int>> waiting;
+  const auto priority = [&](int i) { return std::make_tuple(-at(height, i), at(asap, i), i); };
+  for (int i = 0; i < n; ++i) waiting.insert(priority(i));
   auto unschedule = [&](int i) {
     const int slot = static_cast<int>(isa::insnInfo(at(body, i).op).slot);
     if (!at(body, i).copy) table[static_cast<size_t>(at(t, i) % ii)][static_cast<size_t>(slot)] = -1;
     at(t, i) = -1;
+    waiting.insert(priority(i));
   };
   for (int budget = 8 * n;; --budget) {
-    int i = -1;
-    for (int k = 0; k < n; ++k)
-      if (at(t, k) < 0 && (i < 0 || at(height, k) > at(height, i) ||
-                           (at(height, k) == at(height, i) && at(asap, k) < at(asap, i))))
-        i = k;
-    if (i < 0) break;
+    if (waiting.empty()) break;
     if (budget == 0) return {};
+    const int i = std::get<2>(*waiting.begin());
+    waiting.erase(waiting.begin());
     const MInst& mi = at(body, i);
     int lo = 0;
     for (const Edge& e : at(in, i))
@@ -417,7 +426,16 @@ int moduloScheduleLoops(MFunction& mf) {
       int flat = 0;
       std::vector<int> times = earliestTimes(n, edges, 1 << 16);
       for (int i = 0; i < n; ++i) flat = std::max(flat, times[static_cast<size_t>(i)] + latency(insts[static_cast<size_t>(i)]));
-      for (int at = bound; at < bound + flat && (t.empty() || at < ii); ++at) {
+      // The smallest II at which the recurrences fit (a failing longest-path pass costs n rounds, so this
+      // is found by bisection rather than by trying each II from the slot bound up).
+      int lo = bound, hi = bound + flat;
+      while (lo < hi) {
+        const int mid = lo + (hi - lo) / 2;
+        if (earliestTimes(n, edges, mid).empty()) lo = mid + 1;
+        else hi = mid;
+      }
+      if (debug) std::fprintf(stderr, "  recurrences fit from II %d\n", lo);
+      for (int at = lo; at < bound + flat && (t.empty() || at < ii); ++at) {
         // The iterative scheduler first: its schedules have the better record with the register allocator
         // (the swing scheduler's can keep more vectors alive). A swing schedule is taken only when it gains
         // more than a sixteenth of II. It is tried near the slot bound, where the iterative scheduler's

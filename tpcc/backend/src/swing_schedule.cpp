@@ -19,6 +19,8 @@
 #include <algorithm>
 #include <limits>
 
+#include <llvm/ADT/STLExtras.h>
+
 #include "modulo_graph.h"
 
 namespace tpc::cc {
@@ -69,7 +71,7 @@ Graph buildGraph(int n, const std::vector<ModuloEdge>& edges, int ii) {
   g.height.assign(static_cast<size_t>(n), 0);
   for (bool changed = true; changed;) {  // no cycle within an iteration: terminates
     changed = false;
-    for (const ModuloEdge& e : sameIteration)
+    for (const ModuloEdge& e : llvm::reverse(sameIteration))  // heights flow backwards
       if (int h = e.latency + at(g.height, e.to); h > at(g.height, e.from)) {
         at(g.height, e.from) = h;
         changed = true;
