@@ -917,7 +917,8 @@ std::vector<ParamAbi> addEntry(llvm::Module& m, llvm::Function& kernel, const ob
       unsupported(fmt::format("parameter {} ('{}') has type {} in the metadata but not in the bitcode", k + 1, p.name,
                               dtypeName(dt)));
     abi.push_back(a);
-    types.push_back(a == ParamAbi::Bits16 ? llvm::Type::getInt16Ty(ctx) : t);
+    // bool parameters arrive as 32-bit scalars (any nonzero value is true, as on the core).
+    types.push_back(a == ParamAbi::Bits16 ? llvm::Type::getInt16Ty(ctx) : t->isIntegerTy(1) ? llvm::Type::getInt32Ty(ctx) : t);
   }
   auto* f = llvm::Function::Create(llvm::FunctionType::get(llvm::Type::getVoidTy(ctx), types, false),
                                    llvm::GlobalValue::ExternalLinkage, kEntryName, m);
@@ -926,7 +927,7 @@ std::vector<ParamAbi> addEntry(llvm::Module& m, llvm::Function& kernel, const ob
   for (unsigned k = 0; k < f->arg_size(); ++k) {
     llvm::Value* a = f->getArg(k);
     llvm::Type* want = kernel.getArg(k)->getType();
-    args.push_back(a->getType() == want ? a : b.CreateBitCast(a, want));
+    args.push_back(a->getType() == want ? a : want->isIntegerTy(1) ? b.CreateICmpNE(a, b.getInt32(0)) : b.CreateBitCast(a, want));
   }
   b.CreateCall(&kernel, args);
   b.CreateRetVoid();

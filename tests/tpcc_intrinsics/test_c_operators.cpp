@@ -78,6 +78,43 @@ TEST_P(COperators, NegationAndComparisons) {
   }
 }
 
+// bool kernel parameters (as the vendor's kernels declare them): passed as 32-bit scalars, any nonzero value
+// is true.
+const char* const kBoolParameters = R"(
+void main(tensor x, tensor out, bool negate, _Bool twice)
+{
+    const int5 s = get_index_space_offset();
+    const int5 e = s + get_index_space_size();
+    for (int v = s[0]; v < e[0]; v++) {
+        int5 c = {v * 64, 0, 0, 0, 0};
+        float64 a = v_f32_ld_tnsr_b(c, x);
+        if (negate) a = -a;
+        v_f32_st_tnsr(c, out, twice ? a + a : a);
+    }
+}
+)";
+
+TEST_P(COperators, BoolParameters) {
+  const Type& t = type("f32");
+  auto text = build(kBoolParameters);
+  ASSERT_FALSE(text.empty());
+  const int64_t n0 = 64 * 2 + 5;
+  auto xs = sampleBits(t, static_cast<size_t>(n0), 93);
+  for (auto [negate, twice] : {std::pair<uint32_t, uint32_t>{0, 0}, {1, 0}, {0, 7}, {0x80000000u, 1}}) {
+    SCOPED_TRACE(std::to_string(negate) + " " + std::to_string(twice));
+    RunResult r = exec(text, {makeTensor(t, {n0}, xs), makeTensor(t, {n0})}, {negate, twice},
+                       {vectors(n0, 64), 1, 1, 1, 1});
+    if (r.tensors.empty()) continue;
+    std::vector<uint32_t> want(xs.size());
+    for (size_t i = 0; i < xs.size(); ++i) {
+      float a = floatOf(xs[i]);
+      if (negate) a = -a;
+      want[i] = bitsOf(twice ? a + a : a);
+    }
+    expectElements(r.tensors[1], want, "bool parameters");
+  }
+}
+
 ITEST_INSTANTIATE(COperators);
 
 }  // namespace

@@ -197,11 +197,20 @@ class Selector : public SelectionContext {
         continue;
       }
       auto c = classify(arg->getType());
-      if (!c || c->file != RegFile::S)
+      const bool flag = arg->getType()->isIntegerTy(1);  // a bool parameter: a 32-bit scalar, nonzero is true
+      if (!c || (c->file != RegFile::S && !flag))
         throw CodegenError(fmt::format("parameter '{}' of kernel '{}' must be a tensor or a scalar",
                                        sig_.params[k].name, sig_.name));
       Reg r = newReg(RegFile::S);
       mf_.precolored.emplace_back(r, static_cast<uint32_t>(scalar++));
+      if (flag) {
+        Reg p = newReg(RegFile::SP);
+        MInst m = make(InsnId::SpuCmpNeq, DType::I32, p);
+        m.src[0] = MOperand::ofReg(r);
+        m.src[1] = MOperand::ofImm(0);
+        emit(m, 0);
+        r = p;
+      }
       values_[arg] = {r};
     }
   }
