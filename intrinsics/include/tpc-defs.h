@@ -10,12 +10,18 @@
 #define false 0
 #endif
 
-typedef signed int int32_t;
-typedef unsigned int uint32_t;
-typedef signed short int16_t;
-typedef unsigned short uint16_t;
+// Fixed-width scalar types, predefined as kernels written for the vendor's compiler expect: int32_t is
+// `long int` (32 bits here), which lets such kernels also declare `typedef long int int32_t;` themselves.
+// The guards keep Clang's <stdint.h> from defining them again differently.
+#define __int8_t_defined
+#define __uint32_t_defined
 typedef signed char int8_t;
 typedef unsigned char uint8_t;
+typedef short int16_t;
+typedef unsigned short uint16_t;
+typedef long int int32_t;
+typedef unsigned long int uint32_t;
+typedef long long int64_t;  // for <stdint.h>; the core has no 64-bit scalar arithmetic
 
 // Scalar floating-point types.
 #define _BFloat16 __bf16
@@ -210,7 +216,222 @@ enum {
   SW_UNPACK_LANE_1 = 0x1 << 11,
   SW_UNPACK_LANE_2 = 0x2 << 11,
   SW_UNPACK_LANE_3 = 0x3 << 11,
+  // The rest of the public switch names. An intrinsic given a switch it does not implement is a compile
+  // error naming the bits (intrinsics/intrinsics/README.md), so these only let kernels that spell them, for
+  // intrinsics that ignore or reject them, compile as they do with the vendor's compiler.
+  SW_INC = 0x0 << 8,  // ASO / EVENT
+  SW_DEC = 0x1 << 8,
+  SW_SPU = 0x0 << 8,
+  SW_VPU = 0x2 << 8,
+  SW_SB = 0x1 << 0,  // CACHE_INVALIDATE
+  SW_D = 0x1 << 1,
+  SW_LU = 0x1 << 2,
+  SW_RST_LU = 0x1 << 3,
+  SW_RST_D_PREF = 0x1 << 4,
+  SW_INV_LOG = 0x1 << 6,
+  SW_L2 = 0x1 << 3,  // PREFETCH
+  SW_DT_INT8 = 0x0,  // GEN_ADDR
+  SW_DT_INT16 = 0x1,
+  SW_DT_INT32 = 0x2,
+  SW_DT_UINT8 = 0x3,
+  SW_DT_UINT16 = 0x4,
+  SW_DT_UINT32 = 0x5,
+  SW_DT_BF16 = 0x6,
+  SW_DT_FP32 = 0x7,
+  SW_DT_FP16 = 0x8,
+  SW_DT_FP8_152 = 0x9,
+  SW_DT_FP8_143 = 0xa,
+  SW_DT_INT64 = 0xb,
+  SW_DT_OVERRIDE = 0x1 << 4,
+  SW_PAD = 0x1 << 6,
+  SW_NO_INV = 0x1 << 0,  // CACHE_FLUSH
+  SW_BIASED = 0x1 << 0,  // EXTRACT_EXP
+  SW_PRE_LOG = 0x1 << 1,
+  SW_FIND_ZERO = 0x0 << 0,  // FIND_FIRST
+  SW_FIND_ONE = 0x1 << 0,
+  SW_LSB = 0x0 << 1,
+  SW_MSB = 0x1 << 1,
+  SW_PRE_SQRT_RSQRT = (0x1 << 13) | SW_FORCE_SIGN0,  // FORM_FP_NUMBER function forms
+  SW_POST_SQRT = (0x2 << 13) | SW_FORCE_SIGN0,
+  SW_POST_RSQRT = (0x3 << 13) | SW_FORCE_SIGN0,
+  SW_POST_RECIP = (0x4 << 13) | SW_ADD_BIAS,
+  SW_PRE_LOG_FUNC = 0x5 << 13,
+  SW_LUT_TANH = 0x1 << 13,  // GET_LUT_ENTRY_AND_INTERVAL_START
+  SW_LUT_SQRT_RSQRT = 0x2 << 13,
+  SW_LUT_SIN_COS = 0x3 << 13,
+  SW_LUT_LOG = 0x4 << 13,
+  SW_SLM = 0x0 << 0,  // LD_L / ST_L
+  SW_MMIO = 0x1 << 0,
+  SW_LOCK = 0x1 << 1,
+  SW_UNLOCK = 0x1 << 1,
+  SW_AUTO_INC_1_V = 0x1 << 0,  // LD_L_V / ST_L_V
+  SW_AUTO_INC_2_V = 0x2 << 0,
+  SW_AUTO_INC_4_V = 0x3 << 0,
+  SW_INC_1 = 0x1,  // LD_G / ST_G
+  SW_INC_2 = 0x2,
+  SW_INC_4 = 0x3,
+  SW_INC_8 = 0x4,
+  SW_BV64 = 0x1 << 4,
+  SW_L0CS = 0x1 << 5,
+  SW_L0CD = 0x1 << 5,
+  SW_EV_HINT = 0x1 << 6,
+  SW_PD = 0x1 << 15,
+  SW_UNPCK_16_TO_32 = 0x0 << 1,  // LD_TNSR
+  SW_UNPCK_8_TO_16 = 0x1 << 1,
+  SW_UNPCK_8_TO_32 = 0x2 << 1,
+  SW_UNPCK_4_TO_8 = 0x3 << 1,
+  SW_UNPACK = 0x1 << 4,
+  SW_BV32 = 0x0 << 0,  // LOOKUP
+  SW_BV16 = 0x1 << 0,
+  SW_BV8_0 = 0x2 << 0,
+  SW_BV8_1 = 0x3 << 0,
+  SW_UPPER_HALF = 0x1 << 2,
+  SW_LUT_PTR = 0x1 << 3,
+  SW_X2 = 0x1 << 4,
+  SW_SBCD = 0x1 << 5,
+  SW_NO_NEG = 0x0 << 1,  // MAC / MADD
+  SW_NEG_ZP = 0x1 << 6,
+  SW_NORMALIZE_AB = 0x0 << 2,  // MSAC
+  SW_NORMALIZE_C = 0x1 << 2,
+  SW_KEEP_RS = 0x2 << 0,  // MUL
+  SW_KEEP_RS_FOR_ADD = 0x3 << 0,
+  SW_LOWER32 = 0x0 << 2,
+  SW_UPPER32 = 0x1 << 2,
+  SW_COUNT_ZEROS = 0x0 << 0,  // POPCNT
+  SW_COUNT_ONES = 0x1 << 0,
+  SW_ST_TNSR_S_BV64 = 0x1 << 2,  // ST_TNSR_S
+  SW_PCK_32_TO_16 = 0x0 << 4,    // ST_TNSR pack forms
+  SW_PCK_16_TO_8 = 0x1 << 4,
+  SW_PCK_32_TO_8 = 0x2 << 4,
+  SW_PCK_8_TO_4 = 0x3 << 4,
+  RMW_DT_FP8_152 = 0x9,
+  SW_CNT_ONLY = 0x1 << 0,  // ST_TNSR_SQZ
+  SW_FLUSH = 0x1 << 4,
+  SW_NO_BORROW_GEN = 0x1 << 2,  // SUB
+  SW_BORROW = 0x1 << 3,
+  SW_X2_UDIV_4STEP = 0x1 << 6,  // UDIV
+  SW_DIV_MODE_DIV = 0x0 << 0,
+  SW_DIV_MODE_MOD = 0x1 << 0,
+  SW_DIV_MODE_BOTH = 0x2 << 0,
+  SW_READ_ONLY = 1,  // READ_LFSR
 };
+
+// Switch fields under their instruction-database names.
+enum {
+  SW_GROUP_HALF = 1 << 10,
+  SW_SUBTRACT_BIAS = 1 << 0,
+  SW_GROUP_RND32 = 0x03,
+  SW_NO_ROUND = 0,
+  SW_PACK_DT = 0x03 << 4,
+  SW_GROUP_SOURCE = 1 << 8,
+  SW_ELEMENT_STRIDE = 1 << 9,
+  SW_LANE_0 = 0,
+  SW_LANE_1 = 0x1,
+  SW_LANE_2 = 0x2,
+  SW_LANE_3 = 0x3,
+  SW_LD_G_PARTIAL = 1 << 7,
+  SW_NUM_LANES_SRCB = 1 << 6,
+  SW_LOWER_LANES = 2 << 6,
+  SW_UPPER_LANES = 3 << 6,
+  SW_ALL_LANES_SRCB = 0,
+  SW_SINGLE_LANE_SRCB = SW_NUM_LANES_SRCB,
+};
+
+// Data-type codes.
+enum {
+  SW_TYPE = 0x0f,
+  SW_FP32 = 0,
+  SW_BF16 = 1,
+  SW_INT32 = 2,
+  SW_UINT32 = 3,
+  SW_INT8 = 4,
+  SW_UINT8 = 5,
+  SW_BOOL = 6,
+  SW_INT16 = 7,
+  SW_UINT16 = 8,
+  SW_INT4 = 9,
+  SW_UINT4 = 10,
+  SW_FP16 = 11,
+  SW_FP8_152 = 12,
+  SW_FP8_143 = 13,
+  SW_INT64 = 14,
+};
+
+// Named values of switch fields (the public tpc-special.h enumerations), as kernels shift them into place
+// (`e_round_down << 16`).
+typedef enum _e_round_mode {
+  e_round_half_ne = 0,
+  e_round_zero = 1,
+  e_round_up = 2,
+  e_round_down = 3,
+  e_round_stochastic = 4,
+  e_round_half_az = 6
+} e_round_mode;
+typedef enum _e_negation { e_no_negation = 0, e_with_negation = 1 } e_negation;
+typedef enum _e_aso_access_type { e_aso_prefetch = 0, e_aso_commit = 1 } e_aso_access_type;
+typedef enum _e_return_bits { e_return_lower_32 = 0, e_return_upper_32 = 1 } e_return_bits;
+typedef enum _e_group_source { e_group_0 = 0, e_group_1 = 1 } e_group_source;
+typedef enum _e_element_stride { e_every_second_element = 0, e_every_forth_element = 1 } e_element_stride;
+typedef enum _e_group_half { e_lower_half_group = 0, e_higher_half_group = 1 } e_group_half;
+typedef enum _e_abc_int_norm_sel { e_normalize_ab = 0, e_normalize_c = 1 } e_abc_int_norm_sel;
+typedef enum _e_access_type { e_access_slm = 0, e_access_mmio = 1 } e_access_type;
+typedef enum _e_saturation { e_no_saturation = 0, e_saturate = 1 } e_saturation;
+typedef enum _e_compare_value { e_compare_bit_0 = 0, e_compare_bit_1 = 1 } e_compare_value;
+typedef enum _e_search_dir { e_start_from_lsb = 0, e_start_from_msb = 1 } e_search_dir;
+typedef enum _e_mov_flavor {
+  e_bits_0_31 = 0,
+  e_bits_32_63 = 1,
+  e_bits_64_95 = 2,
+  e_bits_96_127 = 3,
+  e_bits_128_159 = 4,
+  e_bits_160_191 = 5,
+  e_bits_192_223 = 6,
+  e_bits_224_255 = 7,
+  e_standard_mov = 8
+} e_mov_flavor;
+typedef enum _e_aso_op { e_aso_increment = 0, e_aso_decrement = 1 } e_aso_op;
+typedef enum _e_count_type { e_count_zeros = 0, e_count_ones = 1 } e_count_type;
+typedef enum _e_mul_behavior { e_mul_default = 0, e_doube_and_round = 1 } e_mul_behavior;
+typedef enum _e_lookup_data_type { e_lookup_fp32 = 0, e_lookup_bv16 = 1 } e_lookup_data_type;
+typedef enum _e_func_variant {
+  e_func_variant_default = 0,
+  e_func_variant_tanh = 1,
+  e_func_variant_sqrt_rsqrt = 2,
+  e_func_variant_sin_cos = 3
+} e_func_variant;
+typedef enum _e_fp_special_values {
+  e_fp_nan = 0,
+  e_fp_pos_inf = 1,
+  e_fp_neg_inf = 2,
+  e_fp_negative = 3,
+  e_fp_zero = 4,
+  e_fp_positive = 5,
+  e_fp_denormalized = 6
+} e_fp_special_values;
+typedef enum _e_prefetch_level { e_prefetch_l1 = 0, e_prefetch_l2 = 1, e_prefetch_l3 = 3 } e_prefetch_level;
+typedef enum _e_calc_fp_special {
+  e_fp_recip = 0,
+  e_fp_rsqrt = 1,
+  e_fp_sqrt = 2,
+  e_fp_log = 3,
+  e_fp_exp = 4,
+  e_fp_tanh = 5,
+  e_fp_div = 6,
+  e_fp_pow = 7
+} e_calc_fp_special;
+typedef enum _e_rmw_datatype {
+  e_rmw_int8 = 0,
+  e_rmw_int16 = 1,
+  e_rmw_int32 = 2,
+  e_rmw_uint8 = 3,
+  e_rmw_uint16 = 4,
+  e_rmw_uint32 = 5,
+  e_rmw_bf16 = 6,
+  e_rmw_fp32 = 7
+} e_rmw_datatype;
+typedef enum _e_rmw_op { e_rmw_add = 0, e_rmw_sub = 1, e_rmw_min = 2, e_rmw_max = 3 } e_rmw_op;
+typedef enum _e_rmw_set { e_rmw_plain = 0, e_rmw_atomic = 1 } e_rmw_set;
+typedef enum _e_tnsr_dt_location { e_tnsr_dt_srf = 0, e_tnsr_dt_desc = 1 } e_tnsr_dt_location;
 
 // Lookup tables (our own, piecewise linear: docs/isa.md): the functions of v_f32_lookup_1c/_2c, and their
 // fid argument, which also carries the interval shift given to v_f32_get_lut_entry_and_interval_start_b.
@@ -230,5 +451,21 @@ enum {
 // v_<t>_mov_dual_group_b.
 #define MkWrA(w0, w1, w2, w3) (((w0) << 16) | ((w1) << 18) | ((w2) << 20) | ((w3) << 22))
 #define MkWr(l, u) (((l) ? SW_WR_LOWER_GROUP : 0) | ((u) ? SW_WR_UPPER_GROUP : 0))
+
+// The rmw selector of v_<t>_st_tnsr_rmw from its parts (e_rmw_datatype, e_rmw_op, e_rmw_set,
+// e_tnsr_dt_location), in the field layout of RMW_* above on every -march.
+#define MkRMW(dt, op, rmw, dl) ((dt) | ((op) << 4) | ((rmw) << 8) | ((dl) << 7))
+
+// Lane numbers as vectors of 32-, 16- and 8-bit elements.
+#define V_LANE_ID_32 read_lane_id_4b_b()
+#define V_LANE_ID_16 read_lane_id_2b_b()
+#define V_LANE_ID_8 read_lane_id_1b_b()
+
+// Lookup switch shorthands.
+#define UPPER_HALF (1 << 2)
+#if !defined(__gaudi__)
+#define LUT_PTR (1 << 3)
+#define X2 (1 << 4)
+#endif
 
 #endif

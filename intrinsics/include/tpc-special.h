@@ -583,12 +583,12 @@ __TPC_SF float64 log_f32(float64 input) { return v_log_f32(input); }
 
 // ---------------------------------------------------------------------------------------- bf16 forms
 //
-// Our extension (the reference has no bf16 special functions; -DTPC_SPECIAL_NO_BF16_FORMS leaves them out
-// for kernels that define functions of these names): a bfloat128 holds two bf16 per 32-bit lane;
-// the low halves (elements 2i) and high halves (elements 2i+1) become two f32 vectors, go through the f32
-// function and are rounded back to bf16 (nearest even; NaN stays the canonical NaN, overflow gives inf).
+// A bfloat128 holds two bf16 per 32-bit lane; the low halves (elements 2i) and high halves (elements 2i+1)
+// become two f32 vectors, go through the f32 function and are rounded back to bf16 (nearest even; NaN stays
+// the canonical NaN, overflow gives inf). The newer reference names exp_bf16, log_bf16 and sigmoid_bf16 are
+// always declared; the v_<f>_bf16 forms are our extension, which -DTPC_SPECIAL_NO_BF16_FORMS leaves out for
+// kernels that define functions of these names.
 
-#ifndef TPC_SPECIAL_NO_BF16_FORMS
 __TPC_SF float64 __tpc_sf_bf16_lo(bfloat128 v) { return as_float64(as_int64(v) << 16); }
 __TPC_SF float64 __tpc_sf_bf16_hi(bfloat128 v) { return as_float64(as_int64(v) & (int)0xffff0000); }
 __TPC_SF bfloat128 __tpc_sf_bf16_pack(float64 lo, float64 hi) {
@@ -607,6 +607,10 @@ __TPC_SF bfloat128 __tpc_sf_bf16_pack(float64 lo, float64 hi) {
     return __tpc_sf_bf16_pack(fn(__tpc_sf_bf16_lo(input_x), __tpc_sf_bf16_lo(input_y)),      \
                               fn(__tpc_sf_bf16_hi(input_x), __tpc_sf_bf16_hi(input_y)));     \
   }
+__TPC_SF_BF16_UNARY(exp_bf16, v_exp_f32)
+__TPC_SF_BF16_UNARY(log_bf16, v_log_f32)
+__TPC_SF_BF16_UNARY(sigmoid_bf16, v_sigmoid_f32)
+#ifndef TPC_SPECIAL_NO_BF16_FORMS
 __TPC_SF_BF16_UNARY(v_exp_bf16, v_exp_f32)
 __TPC_SF_BF16_UNARY(v_log_bf16, v_log_f32)
 __TPC_SF_BF16_UNARY(v_log2_bf16, v_log2_f32)
@@ -620,9 +624,9 @@ __TPC_SF_BF16_UNARY(v_sqrt_bf16, v_sqrt_f32)
 __TPC_SF_BF16_UNARY(v_rsqrt_bf16, v_rsqrt_f32)
 __TPC_SF_BF16_BINARY(v_div_bf16, v_div_f32)
 __TPC_SF_BF16_BINARY(v_pow_bf16, v_pow_f32)
+#endif  // TPC_SPECIAL_NO_BF16_FORMS
 #undef __TPC_SF_BF16_UNARY
 #undef __TPC_SF_BF16_BINARY
-#endif  // TPC_SPECIAL_NO_BF16_FORMS
 
 // ---------------------------------------------------------------------------------------- lane reductions
 //
@@ -693,13 +697,29 @@ __TPC_SF_REDUCTIONS(u8, uchar256, uchar256, u8, char256, i8, 1b, uchar256_uchar2
 
 #endif  // TPC_SPECIAL_FUNCS_INCLUDED
 
+// ---- form_fp_num with an integer exponent ----
+// v_f32_form_fp_num_ie_b/_vb(a, ...): the exponent is the integer in each 32-bit lane of `a` (a char256 of
+// those bits), SW_EXP_IS_NUM implied; otherwise v_f32_form_fp_num_b/_vb. Macros, so that the switch word
+// stays a constant expression at the call (functions would need optimisation to fold it at -O0).
+#define __TPC_IE_ARITY(_1, _2, _3, _4, _5, _6, _7, n, ...) n
+#define __TPC_IE_B3(a, b, c) v_f32_form_fp_num_b(as_float64(a), b, c, SW_EXP_IS_NUM)
+#define __TPC_IE_B4(a, b, c, s) v_f32_form_fp_num_b(as_float64(a), b, c, (s) | SW_EXP_IS_NUM)
+#define __TPC_IE_B5(a, b, c, s, i) v_f32_form_fp_num_b(as_float64(a), b, c, (s) | SW_EXP_IS_NUM, i)
+#define __TPC_IE_B6(a, b, c, s, i, p) v_f32_form_fp_num_b(as_float64(a), b, c, (s) | SW_EXP_IS_NUM, i, p)
+#define __TPC_IE_B7(a, b, c, s, i, p, o) v_f32_form_fp_num_b(as_float64(a), b, c, (s) | SW_EXP_IS_NUM, i, p, o)
+#define v_f32_form_fp_num_ie_b(...)                                                                       \
+  __TPC_IE_ARITY(__VA_ARGS__, __TPC_IE_B7, __TPC_IE_B6, __TPC_IE_B5, __TPC_IE_B4, __TPC_IE_B3, , )(__VA_ARGS__)
+#define __TPC_IE_VB6(a, b, c, s, i, p) v_f32_form_fp_num_vb(as_float64(a), b, c, (s) | SW_EXP_IS_NUM, i, p)
+#define __TPC_IE_VB7(a, b, c, s, i, p, o) v_f32_form_fp_num_vb(as_float64(a), b, c, (s) | SW_EXP_IS_NUM, i, p, o)
+#define v_f32_form_fp_num_ie_vb(...) __TPC_IE_ARITY(__VA_ARGS__, __TPC_IE_VB7, __TPC_IE_VB6, , , , , )(__VA_ARGS__)
+
 // ---- lookup tables with pair results (our own tables: docs/isa.md, "Lookup tables") ----
 // v_f32_get_lut_entry_and_interval_start_b(src, shift): .v1 the interval of each lane (sign, exponent and top
 // `shift` mantissa bits), .v2 the interval's first value. v_f32_lookup_2c(entry, fid): .v1 the function at the
 // interval's start, .v2 its slope there, so f(x) ~ .v1 + .v2 * (x - start). switches must be 0; lanes whose
 // predicate is off keep the income.
 #define __TPC_SF_OVL static inline __attribute__((overloadable, always_inline))
-__TPC_SF_OVL uint64_float64_pair_t v_f32_get_lut_entry_and_interval_start_b(float64 src, const int8_t shift, int switches,
+__TPC_SF_OVL uint64_float64_pair_t v_f32_get_lut_entry_and_interval_start_b(float64 src, const signed char shift, int switches,
                                                                       uint64_float64_pair_t income, bool predicate,
                                                                       bool polarity) {
   uint64_float64_pair_t r;
@@ -707,21 +727,21 @@ __TPC_SF_OVL uint64_float64_pair_t v_f32_get_lut_entry_and_interval_start_b(floa
   r.v2 = v_f32_mov_b(__lut_start_f32(src, shift), switches, income.v2, predicate, polarity);
   return r;
 }
-__TPC_SF_OVL uint64_float64_pair_t v_f32_get_lut_entry_and_interval_start_b(float64 src, const int8_t shift, int switches,
+__TPC_SF_OVL uint64_float64_pair_t v_f32_get_lut_entry_and_interval_start_b(float64 src, const signed char shift, int switches,
                                                                       uint64_float64_pair_t income, bool predicate) {
   return v_f32_get_lut_entry_and_interval_start_b(src, shift, switches, income, predicate, 0);
 }
-__TPC_SF_OVL uint64_float64_pair_t v_f32_get_lut_entry_and_interval_start_b(float64 src, const int8_t shift, int switches,
+__TPC_SF_OVL uint64_float64_pair_t v_f32_get_lut_entry_and_interval_start_b(float64 src, const signed char shift, int switches,
                                                                       uint64_float64_pair_t income) {
   return v_f32_get_lut_entry_and_interval_start_b(src, shift, switches, income, 1, 0);
 }
-__TPC_SF_OVL uint64_float64_pair_t v_f32_get_lut_entry_and_interval_start_b(float64 src, const int8_t shift, int switches) {
+__TPC_SF_OVL uint64_float64_pair_t v_f32_get_lut_entry_and_interval_start_b(float64 src, const signed char shift, int switches) {
   uint64_float64_pair_t none;
   none.v1 = 0;
   none.v2 = 0.0f;
   return v_f32_get_lut_entry_and_interval_start_b(src, shift, switches, none, 1, 0);
 }
-__TPC_SF_OVL uint64_float64_pair_t v_f32_get_lut_entry_and_interval_start_b(float64 src, const int8_t shift) {
+__TPC_SF_OVL uint64_float64_pair_t v_f32_get_lut_entry_and_interval_start_b(float64 src, const signed char shift) {
   return v_f32_get_lut_entry_and_interval_start_b(src, shift, 0);
 }
 __TPC_SF_OVL float128 v_f32_lookup_2c(uint64 a, int fid, int switches, float128 income, bool predicate, bool polarity) {

@@ -1,5 +1,6 @@
 #include "tpc/isa/intrinsics.h"
 
+#include <cctype>
 #include <stdexcept>
 #include <unordered_map>
 
@@ -81,8 +82,30 @@ const Table& table() {
 }
 
 // The C spelling of a default value of type `type`.
+// A type as the generated header spells it: the reference writes some scalar types as <stdint.h> names,
+// which TPC-C does not predefine (kernels may define them, also as `long int`), so the header uses the
+// built-in types they stand for.
+std::string cSpelling(std::string type) {
+  static const std::pair<const char*, const char*> kStdint[] = {
+      {"uint32_t", "unsigned int"}, {"int32_t", "int"},   {"uint16_t", "unsigned short"},
+      {"int16_t", "short"},         {"uint8_t", "unsigned char"}, {"int8_t", "signed char"}};
+  for (auto [from, to] : kStdint)
+    for (size_t at = type.find(from); at != std::string::npos; at = type.find(from, at)) {
+      const bool wordStart = at == 0 || !(std::isalnum(static_cast<unsigned char>(type[at - 1])) || type[at - 1] == '_');
+      const size_t end = at + std::string_view(from).size();
+      const bool wordEnd = end == type.size() || !(std::isalnum(static_cast<unsigned char>(type[end])) || type[end] == '_');
+      if (wordStart && wordEnd) {
+        type.replace(at, end - at, to);
+        at += std::string_view(to).size();
+      } else {
+        at = end;
+      }
+    }
+  return type;
+}
+
 std::string defaultExpr(const IntrinsicParam& p) {
-  if (*p.defaultValue == "{}") return fmt::format("({}){{0}}", p.type);
+  if (*p.defaultValue == "{}") return fmt::format("({}){{0}}", cSpelling(p.type));
   return *p.defaultValue;
 }
 
@@ -141,8 +164,8 @@ std::string generateIntrinsicsHeader(const ArchInfo& arch, const std::function<b
     if (!supported(in)) continue;
     std::string full;
     for (size_t i = 0; i < in.params.size(); ++i)
-      full += fmt::format("{}{} {}", i ? ", " : "", in.params[i].type, in.params[i].name);
-    out += fmt::format("{}{} {}{}({});\n", isPure(in) ? "__attribute__((const)) " : "", in.returnType,
+      full += fmt::format("{}{} {}", i ? ", " : "", cSpelling(in.params[i].type), in.params[i].name);
+    out += fmt::format("{}{} {}{}({});\n", isPure(in) ? "__attribute__((const)) " : "", cSpelling(in.returnType),
                        kBuiltinPrefix, in.name, full.empty() ? "void" : full);
   }
   out += "#ifdef __cplusplus\n}\n#endif\n";
@@ -152,13 +175,13 @@ std::string generateIntrinsicsHeader(const ArchInfo& arch, const std::function<b
       std::string decl, call;
       for (size_t i = 0; i < in.params.size(); ++i) {
         if (i < given) {
-          decl += fmt::format("{}{} {}", i ? ", " : "", in.params[i].type, in.params[i].name);
+          decl += fmt::format("{}{} {}", i ? ", " : "", cSpelling(in.params[i].type), in.params[i].name);
           call += fmt::format("{}{}", i ? ", " : "", in.params[i].name);
         } else {
           call += fmt::format("{}{}", i ? ", " : "", defaultExpr(in.params[i]));
         }
       }
-      out += fmt::format("__TPC_INTRINSIC {} {}({}) {{ {}{}{}({}); }}\n", in.returnType, in.name,
+      out += fmt::format("__TPC_INTRINSIC {} {}({}) {{ {}{}{}({}); }}\n", cSpelling(in.returnType), in.name,
                          decl.empty() ? "void" : decl, in.returnType == "void" ? "" : "return ", kBuiltinPrefix,
                          in.name, call);
     }

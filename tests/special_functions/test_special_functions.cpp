@@ -652,7 +652,10 @@ TEST_F(SpecialFunctionTest, BF16Unary) {
                {"v_sin_bf16", refSin, kTrigDomain},     {"v_cos_bf16", refCos, kTrigDomain},
                {"v_tanh_bf16", refTanh, INFINITY},      {"v_sigmoid_bf16", refSigmoid, INFINITY},
                {"v_reciprocal_bf16", refRecip, INFINITY}, {"v_sqrt_bf16", refSqrt, INFINITY},
-               {"v_rsqrt_bf16", refRsqrt, INFINITY}};
+               {"v_rsqrt_bf16", refRsqrt, INFINITY},
+               // The newer reference names.
+               {"exp_bf16", refExp, INFINITY},          {"log_bf16", refLog, INFINITY},
+               {"sigmoid_bf16", refSigmoid, INFINITY}};
   Inputs all;
   for (uint32_t h = 0; h < 0x10000u; ++h) all.push_back(h);
   for (const auto& c : cases) {

@@ -307,6 +307,53 @@ TEST_P(LanesFp, FormFpNum) {
   }
 }
 
+// The `_ie_` forms take the exponent as an integer in each lane's bits (a char256 of those bits), with
+// SW_EXP_IS_NUM implied: the same results as form_fp_num with SW_EXP_IS_NUM.
+const char* const kFormFpNumIe = R"(
+void main(tensor e, tensor sgn, tensor m, tensor out)
+{
+    const int5 s = get_index_space_offset();
+    const int5 f = s + get_index_space_size();
+    for (int v = s[0]; v < f[0]; v++) {
+        int5 c = {v * 64, 0, 0, 0, 0};
+        int64 a = v_i32_ld_tnsr_b(c, e);
+        float64 b = v_f32_ld_tnsr_b(c, sgn);
+        float64 d = v_f32_ld_tnsr_b(c, m);
+        int5 o = c;
+        v_f32_st_tnsr(o, out, v_f32_form_fp_num_ie_b((char256)a, b, d));
+        o[1] = 1;
+        v_f32_st_tnsr(o, out, v_f32_form_fp_num_ie_vb((char256)a, b, d, SW_ADD_BIAS, d, v_f32_cmp_grt_b(b, 0.0f)));
+    }
+}
+)";
+
+TEST_P(LanesFp, FormFpNumIntegerExponent) {
+  const Type& t = type("f32");
+  auto text = build(kFormFpNumIe);
+  ASSERT_FALSE(text.empty());
+  const int64_t n0 = 64 + 21;
+  std::mt19937 rng(92);
+  std::vector<uint32_t> es, ss, ms;
+  for (int64_t i = 0; i < n0; ++i) {
+    es.push_back(rng() % 127);  // biased or not, within the field
+    ss.push_back(rng());
+    ms.push_back(rng());
+  }
+  RunResult r = exec(text, {makeTensor(type("i32"), {n0}, es), makeTensor(t, {n0}, ss), makeTensor(t, {n0}, ms),
+                            makeTensor(t, {n0, 2})},
+                     {}, {vectors(n0, 64), 1, 1, 1, 1});
+  if (r.tensors.empty()) return;
+  std::vector<uint32_t> want(static_cast<size_t>(n0 * 2));
+  for (int64_t i = 0; i < n0; ++i) {
+    const size_t k = static_cast<size_t>(i);
+    const uint32_t sign = ss[k] & 0x80000000u, mant = ms[k] & 0x7fffffu;
+    want[k] = sign | (es[k] << 23) | mant;
+    const bool positive = floatOf(ss[k]) > 0.0f;  // NaN compares false
+    want[k + static_cast<size_t>(n0)] = positive ? (sign | ((es[k] + 127) << 23) | mant) : ms[k];
+  }
+  expectElements(r.tensors[3], want, "form_fp_num_ie");
+}
+
 ITEST_INSTANTIATE(LanesFp);
 
 }  // namespace
