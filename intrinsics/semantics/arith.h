@@ -35,12 +35,14 @@ template <DType T> inline typename Elem<T>::S mul(typename Elem<T>::S a, typenam
   else return static_cast<typename E::S>(static_cast<int64_t>(static_cast<uint64_t>(int64_t{a}) * static_cast<uint64_t>(int64_t{b})));
 }
 
-// acc + a * b
+// acc + a * b, or acc - a * b with `neg` (the product is rounded, then negated: no fused rounding)
 template <DType T>
-inline typename Elem<T>::S mac(typename Elem<T>::S acc, typename Elem<T>::S a, typename Elem<T>::S b, bool sat) {
+inline typename Elem<T>::S mac(typename Elem<T>::S acc, typename Elem<T>::S a, typename Elem<T>::S b, bool sat,
+                               bool neg = false) {
   using E = Elem<T>;
   if constexpr (E::kFloat) {
-    return E::fromF(E::toF(acc) + f32Result(E::toF(a) * E::toF(b)));
+    const float product = f32Result(E::toF(a) * E::toF(b));
+    return E::fromF(E::toF(acc) + (neg ? -product : product));
   } else {
     int64_t p = static_cast<int64_t>(static_cast<uint64_t>(int64_t{a}) * static_cast<uint64_t>(int64_t{b}));
     // A u32 product can reach 2^64 - 2^33 + 1, which does not fit int64: clamp it to a value that still
@@ -48,7 +50,7 @@ inline typename Elem<T>::S mac(typename Elem<T>::S acc, typename Elem<T>::S a, t
     if (sat && std::is_unsigned_v<typename E::S> && static_cast<uint64_t>(p) > (uint64_t{1} << 40))
       p = int64_t{1} << 40;
     if (!sat) p = static_cast<typename E::S>(p);  // wrap the product first, like the hardware's narrow multiplier
-    return wrapOrSat<typename E::S>(int64_t{acc} + p, sat);
+    return wrapOrSat<typename E::S>(neg ? int64_t{acc} - p : int64_t{acc} + p, sat);
   }
 }
 

@@ -9,6 +9,7 @@ namespace {
 // Switch constants of the reference (tpc-defs.h) that are translated here.
 constexpr uint32_t kSwSat = 1u << 0;            // SW_SAT
 constexpr uint32_t kSwRhu = 1u << 1;            // SW_RHU (ash)
+constexpr uint32_t kSwNeg = 1u << 1;            // SW_NEG (mac)
 constexpr uint32_t kSwRound = 7u << 16;         // SW_RHNE .. SW_SR_RNE
 constexpr uint32_t kSwClipFp = 1u << 20;        // SW_CLIP_FP: float results clip to the largest finite value
 constexpr uint32_t kSwLinear = 1u << 24;        // SW_LINEAR (high-level converts)
@@ -55,6 +56,10 @@ uint32_t translateSwitches(const IntrinsicInfo& info, const InsnInfo& insn, cons
   } else if (insn.allowsField(SwitchField::Sat) && (vendor & kSwSat)) {
     set(SwitchField::Sat, 1);
     used |= kSwSat;
+  }
+  if (insn.allowsField(SwitchField::Neg)) {  // mac: SW_NEG (bit 1) subtracts the product
+    set(SwitchField::Neg, (vendor & kSwNeg) ? 1u : 0u);
+    used |= kSwNeg;
   }
   if (insn.allowsField(SwitchField::RoundHalfUp)) {  // ash: SW_RHU
     set(SwitchField::RoundHalfUp, (vendor & kSwRhu) ? 1u : 0u);

@@ -37,7 +37,8 @@ template <DType T, SOp kOp> void sBinary(Core& c, const DecodedSlot& d) {
 
 template <DType T> void sMac(Core& c, const DecodedSlot& d) {
   St<T> acc = sem::fromScalarReg<T>(c.r.s[d.dst]);
-  writeScalar<T>(c, d, sem::mac<T>(acc, scalarSrc<T>(c, d, 0), scalarSrc<T>(c, d, 1), d.field(SwitchField::Sat)));
+  writeScalar<T>(c, d, sem::mac<T>(acc, scalarSrc<T>(c, d, 0), scalarSrc<T>(c, d, 1), d.field(SwitchField::Sat),
+                                     d.field(SwitchField::Neg)));
 }
 
 enum class UOp { Abs, Neg, Not, Mov };

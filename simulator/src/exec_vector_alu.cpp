@@ -61,18 +61,18 @@ template <DType T> void vMov(Core& c, const DecodedSlot& d) {
   vecUnary<T>(c, d, [](St<T> a) { return a; });
 }
 
-// dst = dst + a * b
+// dst = dst + a * b (dst - a * b with neg)
 template <DType T> void vMac(Core& c, const DecodedSlot& d) {
-  bool sat = d.field(SwitchField::Sat);
+  const bool sat = d.field(SwitchField::Sat), neg = d.field(SwitchField::Neg);
   alignas(64) St<T> out[kLanes<T>];
   const St<T>* acc = c.r.v[d.dst].template lanes<St<T>>();
   const St<T>* a = vsrc<T>(c, d, 0);
   if (d.srcFile[1] == RegFile::V) {
     const St<T>* b = vsrc<T>(c, d, 1);
-    for (int i = 0; i < kLanes<T>; ++i) out[i] = sem::mac<T>(acc[i], a[i], b[i], sat);
+    for (int i = 0; i < kLanes<T>; ++i) out[i] = sem::mac<T>(acc[i], a[i], b[i], sat, neg);
   } else {
     const St<T> b = scalarSrc<T>(c, d, 1);
-    for (int i = 0; i < kLanes<T>; ++i) out[i] = sem::mac<T>(acc[i], a[i], b, sat);
+    for (int i = 0; i < kLanes<T>; ++i) out[i] = sem::mac<T>(acc[i], a[i], b, sat, neg);
   }
   commitLanes(c, d, out);
 }
