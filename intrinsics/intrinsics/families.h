@@ -231,6 +231,18 @@
 
 // Tensor access forms: partial (size = lanes - 1, offset), read-modify-write, low/high halves.
 #define TPC_TENSOR_FORMS(t, VT, BT, ST)                                                                        \
+  INTRINSIC(v_##t##_ld_tnsr_low_b, VT,                                                                         \
+            "int5 ndx, int8_t tensor, int switches=0, " VT " income={}, bool predicate=1, bool polarity=0",        \
+            LdTnsrLow, LdTnsrPartial, t, t)                                                                    \
+  INTRINSIC(v_##t##_ld_tnsr_low_vb, VT,                                                                        \
+            "int5 ndx, int8_t tensor, int switches, " VT " income, " BT " predicate, bool polarity=0", LdTnsrLow,  \
+            LdTnsrPartial, t, t)                                                                               \
+  INTRINSIC(v_##t##_ld_tnsr_high_b, VT,                                                                        \
+            "int5 ndx, int8_t tensor, int switches=0, " VT " income={}, bool predicate=1, bool polarity=0",        \
+            LdTnsrHigh, LdTnsrPartial, t, t)                                                                   \
+  INTRINSIC(v_##t##_ld_tnsr_high_vb, VT,                                                                       \
+            "int5 ndx, int8_t tensor, int switches, " VT " income, " BT " predicate, bool polarity=0", LdTnsrHigh, \
+            LdTnsrPartial, t, t)                                                                               \
   INTRINSIC(v_##t##_ld_tnsr_partial_b, VT,                                                                     \
             "int5 ndx, int8_t tensor, int8_t size, int8_t offset, int switches=0, " VT " income={}, bool predicate=1, " \
             "bool polarity=0", LdTnsr, LdTnsrPartial, t, t)                                                    \

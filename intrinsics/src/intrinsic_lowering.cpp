@@ -166,6 +166,15 @@ uint32_t intrinsicSwitchWord(const IntrinsicInfo& info, InsnId id, const Constan
   if ((id == InsnId::VpuConvertInt || id == InsnId::SpuConvertInt) &&
       switchField(SwitchField::Rm).get(sw) == static_cast<uint32_t>(RoundingMode::SR))
     fail("SW_SR is not supported by the fixed-point converts (SW_RHNE, SW_RZ, SW_RU, SW_RD are)");
+  // Half-vector tensor access: a store writes the lanes of one half at their own coordinates; a load reads
+  // them into that half and keeps the other (a partial load of the half).
+  if (info.lowering == Lowering::StTnsrLow || info.lowering == Lowering::StTnsrHigh)
+    set(SwitchField::Half, info.lowering == Lowering::StTnsrLow ? 1u : 2u);
+  if (info.lowering == Lowering::LdTnsrLow || info.lowering == Lowering::LdTnsrHigh) {
+    const uint32_t halfLanes = static_cast<uint32_t>(kVectorBytes / dtypeSize(info.dtype) / 2);
+    set(SwitchField::PartOff, info.lowering == Lowering::LdTnsrHigh ? halfLanes : 0u);
+    set(SwitchField::PartSize, halfLanes);
+  }
   // size is lanes minus 1
   if (has(info, "size")) set(SwitchField::PartSize, (requireConstantParam(info, constant, "size") & 0xffu) + 1);
   if (has(info, "offset")) set(SwitchField::PartOff, requireConstantParam(info, constant, "offset") & 0xffu);

@@ -181,7 +181,9 @@ class IntrinsicPlanner {
         case isa::Lowering::LdTnsr:
         case isa::Lowering::StTnsr:
         case isa::Lowering::StTnsrLow:
-        case isa::Lowering::StTnsrHigh: tensor(); break;
+        case isa::Lowering::StTnsrHigh:
+        case isa::Lowering::LdTnsrLow:
+        case isa::Lowering::LdTnsrHigh: tensor(); break;
         case isa::Lowering::Store: store(); break;
         case isa::Lowering::LdGBroadcast: loadGlobalBroadcast(); break;
         case isa::Lowering::Reinterpret: reinterpret(); break;
@@ -308,8 +310,6 @@ class IntrinsicPlanner {
   void tensor() {
     const isa::InsnInfo& ii = isa::insnInfo(info_.insn);
     isa::SlotInsn insn = make(info_.insn);
-    if (info_.lowering == isa::Lowering::StTnsrLow || info_.lowering == isa::Lowering::StTnsrHigh)
-      insn.setField(isa::SwitchField::Half, info_.lowering == isa::Lowering::StTnsrLow ? 1u : 2u);
     Predicate p = predicate();
     if (p.never) return returnIncome();
     if (info_.insn == InsnId::GenAddr && !p.always)

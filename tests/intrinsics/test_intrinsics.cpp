@@ -278,6 +278,13 @@ TEST(Intrinsics, RowsAgreeWithTheirInstruction) {
         EXPECT_GE(in.paramIndex("value"), 0);
         EXPECT_EQ(in.returnType, "void");
         break;
+      case Lowering::LdTnsrLow:
+      case Lowering::LdTnsrHigh:
+        // A partial load of one half: the other half keeps the income.
+        EXPECT_EQ(in.insn, InsnId::LdTnsrPartial);
+        EXPECT_TRUE(insn.flags & F_READS_DST);
+        EXPECT_GE(in.paramIndex("income"), 0);
+        break;
       case Lowering::Mac:
         EXPECT_EQ(sources, insn.numSources());
         EXPECT_GE(in.paramIndex("accumulator"), 0);

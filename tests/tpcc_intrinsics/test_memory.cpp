@@ -354,6 +354,57 @@ TEST_P(Memory, TensorPartialRmwAndHalvesEveryType) {
   }
 }
 
+// ld_tnsr_low/high: the half's lanes come from the tensor at their own coordinates (as st_tnsr_low/high
+// write them), the other half keeps the income; the _vb forms load only the lanes their predicate enables.
+const char* const kTensorHalfLoads = R"(
+void main(tensor x, tensor y, tensor o1, tensor o2, tensor o3, tensor o4)
+{
+    const int5 s = get_index_space_offset();
+    const int5 e = s + get_index_space_size();
+    for (int r = s[1]; r < e[1]; r++) {
+        for (int v = s[0]; v < e[0]; v++) {
+            int5 c = {v * {LANES}, r, 0, 0, 0};
+            {VT} a = v_{T}_ld_tnsr_b(c, x);
+            {VT} b = v_{T}_ld_tnsr_b(c, y);
+            {BT} q = v_{T}_cmp_less_b(b, a);
+            v_{T}_st_tnsr(c, o1, v_{T}_ld_tnsr_low_b(c, x, 0, b));
+            v_{T}_st_tnsr(c, o2, v_{T}_ld_tnsr_high_b(c, x, 0, b));
+            v_{T}_st_tnsr(c, o3, v_{T}_ld_tnsr_low_vb(c, x, 0, b, q));
+            v_{T}_st_tnsr(c, o4, v_{T}_ld_tnsr_high_vb(c, x, 0, b, q));
+        }
+    }
+}
+)";
+
+TEST_P(Memory, TensorHalfLoadsEveryType) {
+  for (const Type& t : allTypes()) {
+    SCOPED_TRACE(t.tag);
+    const int lanes = t.lanes();
+    auto text = build(fill(kTensorHalfLoads, typeKeys(t)));
+    if (text.empty()) continue;
+    const int64_t n0 = 2 * lanes + 7, rows = 2, n = n0 * rows;
+    auto xs = sampleBits(t, static_cast<size_t>(n), 51), ys = sampleBits(t, static_cast<size_t>(n), 52);
+    std::vector<Tensor> tensors = {makeTensor(t, {n0, rows}, xs), makeTensor(t, {n0, rows}, ys)};
+    for (int k = 0; k < 4; ++k) tensors.push_back(makeTensor(t, {n0, rows}, std::vector<uint32_t>(n, 0)));
+    RunResult r = exec(text, tensors, {}, {vectors(n0, lanes), rows, 1, 1, 1});
+    if (r.tensors.empty()) continue;
+    std::vector<uint32_t> low(n), high(n), lowVb(n), highVb(n);
+    for (int64_t i = 0; i < n; ++i) {
+      size_t k = static_cast<size_t>(i);
+      bool lowHalf = (i % n0) % lanes < lanes / 2, xGreater = greater(t, xs[k], ys[k]);
+      low[k] = lowHalf ? xs[k] : ys[k];
+      high[k] = lowHalf ? ys[k] : xs[k];
+      lowVb[k] = lowHalf && xGreater ? xs[k] : ys[k];
+      highVb[k] = !lowHalf && xGreater ? xs[k] : ys[k];
+    }
+    std::string tag = t.tag;
+    expectElements(r.tensors[2], low, tag + " ld_tnsr_low_b");
+    expectElements(r.tensors[3], high, tag + " ld_tnsr_high_b");
+    expectElements(r.tensors[4], lowVb, tag + " ld_tnsr_low_vb");
+    expectElements(r.tensors[5], highVb, tag + " ld_tnsr_high_vb");
+  }
+}
+
 // Without RMW_SET the rmw forms are plain stores.
 const char* const kRmwUnset = R"(
 void main(tensor x, tensor o)

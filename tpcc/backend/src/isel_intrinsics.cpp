@@ -43,7 +43,9 @@ class Lowerer {
       case isa::Lowering::LdTnsr:
       case isa::Lowering::StTnsr:
       case isa::Lowering::StTnsrLow:
-      case isa::Lowering::StTnsrHigh: return tensor();
+      case isa::Lowering::StTnsrHigh:
+      case isa::Lowering::LdTnsrLow:
+      case isa::Lowering::LdTnsrHigh: return tensor();
       case isa::Lowering::Store: return store();
       case isa::Lowering::LdGBroadcast: return loadGlobalBroadcast();
       case isa::Lowering::Reinterpret: return cx_.copyIrValue(&call_, arg("a"));
@@ -256,8 +258,6 @@ class Lowerer {
 
   void tensor() {
     MInst m = base(info_.insn);
-    if (info_.lowering == isa::Lowering::StTnsrLow || info_.lowering == isa::Lowering::StTnsrHigh)
-      m.sw = isa::switchField(SwitchField::Half).set(m.sw, info_.lowering == isa::Lowering::StTnsrLow ? 1u : 2u);
     Predicate p = predicate();
     if (p.never) return returnIncome();
     bool genAddr = info_.insn == InsnId::GenAddr;

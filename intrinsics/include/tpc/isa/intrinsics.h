@@ -29,6 +29,8 @@ enum class Lowering : uint8_t {
   MovDualGroupAll,   // mov_dual_group_all: a, b, sdg0..sdg3, switches -> four mov_dual_group
   StTnsrLow,         // tensor store of the low half of the lanes (st_tnsr half=low): ndx, tensor, value
   StTnsrHigh,        // tensor store of the high half of the lanes (st_tnsr half=high)
+  LdTnsrLow,         // tensor load of the low half of the lanes: ld_tnsr_partial off=0 size=n/2
+  LdTnsrHigh,        // tensor load of the high half of the lanes: ld_tnsr_partial off=n/2 size=n/2
   TensorDimSize,     // get_dim_size(a, dim): ld_tdesc fn=0 of tensor a
   TensorDimStride,   // get_dim_stride(a, dim): ld_tdesc fn=1
   ConvertAllNarrow,  // v_convert_f32_to_bf16_all: pair src -> convert layout=interleaved part=0 (src.v1), part=1 (src.v2)
