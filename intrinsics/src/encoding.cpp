@@ -102,6 +102,9 @@ std::string validateSlot(const SlotInsn& insn) {
     return fmt::format("{}: dimension {} out of range", info.mnemonic, insn.field(SwitchField::Dim));
   if (info.allowsField(SwitchField::Half) && insn.field(SwitchField::Half) > 2)
     return fmt::format("{}: half {} out of range", info.mnemonic, insn.field(SwitchField::Half));
+  if (info.allowsField(SwitchField::TnsrPack) && (dtypeSize(insn.dtype) << insn.field(SwitchField::TnsrPack)) > 4)
+    return fmt::format("{}: pack={} of {} elements needs lanes wider than 32 bits", info.mnemonic,
+                       insn.field(SwitchField::TnsrPack), dtypeName(insn.dtype));
   if ((insn.id == InsnId::VpuSelEq || insn.id == InsnId::VpuSelNeq || insn.id == InsnId::VpuSelLess ||
        insn.id == InsnId::VpuSelLeq || insn.id == InsnId::VpuSelGrt || insn.id == InsnId::VpuSelGeq) &&
       dtypeSize(static_cast<DType>(insn.field(SwitchField::Dt2))) != dtypeSize(insn.dtype))

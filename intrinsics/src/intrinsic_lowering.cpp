@@ -19,6 +19,8 @@ constexpr uint32_t kSwWrLowerGroup = 1u << 12;  // SW_WR_LOWER_GROUP
 constexpr uint32_t kSwWrUpperGroup = 1u << 13;  // SW_WR_UPPER_GROUP
 constexpr uint32_t kSwWrAllGroups = 0xffu << 16;  // SW_WR_{LOWER,UPPER}_GROUP{0,1,2,3}
 constexpr uint32_t kSwMovGroup = 0x3fu;          // SW_GROUP{0,1}_EN, SW_DUAL_GROUP{0..3}_EN
+constexpr uint32_t kSwStPack = 1u << 2;          // st_tnsr SW_PACK, with SW_PCK_* in bits 4-5
+constexpr uint32_t kSwLdUnpack = 1u << 4;        // ld_tnsr SW_UNPACK, with SW_UNPCK_* in bits 1-2
 constexpr uint32_t kRmwTensorType = 1u << 7;    // RMW_TNSR_DT
 constexpr uint32_t kRmwSet = 1u << 8;           // RMW_SET
 
@@ -43,6 +45,22 @@ uint32_t rmwTypeCode(DType t) {
 [[noreturn]] void fail(const std::string& what) { throw IntrinsicLoweringError(what); }
 
 bool has(const IntrinsicInfo& info, const char* name) { return info.paramIndex(name) >= 0; }
+
+// SW_PCK_* (a store) or SW_UNPCK_* (a load) as our pack field, log2 of the narrow elements per wide lane.
+// The narrow width is the intrinsic's type, so the code must name it.
+uint32_t tensorPackField(const IntrinsicInfo& info, bool store, uint32_t code) {
+  struct Form { const char* name; size_t narrowBytes; uint32_t field; };
+  static constexpr Form kStore[] = {{"SW_PCK_32_TO_16", 2, 1}, {"SW_PCK_16_TO_8", 1, 1}, {"SW_PCK_32_TO_8", 1, 2},
+                                    {"SW_PCK_8_TO_4", 0, 0}};
+  static constexpr Form kLoad[] = {{"SW_UNPCK_16_TO_32", 2, 1}, {"SW_UNPCK_8_TO_16", 1, 1},
+                                   {"SW_UNPCK_8_TO_32", 1, 2}, {"SW_UNPCK_4_TO_8", 0, 0}};
+  const Form& f = (store ? kStore : kLoad)[code];
+  if (f.narrowBytes == 0) fail(fmt::format("{} is not supported: no 4-bit element type", f.name));
+  if (dtypeSize(info.dtype) != f.narrowBytes)
+    fail(fmt::format("{} needs {}-bit elements; {} has {}-bit elements", f.name, f.narrowBytes * 8, info.name,
+                     dtypeSize(info.dtype) * 8));
+  return f.field;
+}
 
 // The vendor's switch word (or options) onto our switch fields of `insn`.
 uint32_t translateSwitches(const IntrinsicInfo& info, const InsnInfo& insn, const ConstantParam& constant) {
@@ -91,6 +109,14 @@ uint32_t translateSwitches(const IntrinsicInfo& info, const InsnInfo& insn, cons
     set(SwitchField::GroupHalf, (vendor >> 10) & 1u);
     set(SwitchField::UnpackLane, lane);
     used |= 7u << 10;
+  }
+  if (insn.allowsField(SwitchField::TnsrPack)) {
+    const bool store = insn.id == InsnId::StTnsr;
+    const uint32_t enable = store ? kSwStPack : kSwLdUnpack, codeShift = store ? 4 : 1;
+    if (vendor & enable) {
+      set(SwitchField::TnsrPack, tensorPackField(info, store, (vendor >> codeShift) & 3u));
+      used |= enable | 3u << codeShift;
+    }
   }
   if (insn.id == InsnId::VpuConvert || insn.id == InsnId::SpuConvert) {
     if ((vendor & kSwClipFp) && isFloat(info.dtype)) {
@@ -168,8 +194,10 @@ uint32_t intrinsicSwitchWord(const IntrinsicInfo& info, InsnId id, const Constan
     fail("SW_SR is not supported by the fixed-point converts (SW_RHNE, SW_RZ, SW_RU, SW_RD are)");
   // Half-vector tensor access: a store writes the lanes of one half at their own coordinates; a load reads
   // them into that half and keeps the other (a partial load of the half).
-  if (info.lowering == Lowering::StTnsrLow || info.lowering == Lowering::StTnsrHigh)
+  if (info.lowering == Lowering::StTnsrLow || info.lowering == Lowering::StTnsrHigh) {
+    if (switchField(SwitchField::TnsrPack).get(sw)) fail("SW_PACK is not supported by the half-vector stores");
     set(SwitchField::Half, info.lowering == Lowering::StTnsrLow ? 1u : 2u);
+  }
   if (info.lowering == Lowering::LdTnsrLow || info.lowering == Lowering::LdTnsrHigh) {
     const uint32_t halfLanes = static_cast<uint32_t>(kVectorBytes / dtypeSize(info.dtype) / 2);
     set(SwitchField::PartOff, info.lowering == Lowering::LdTnsrHigh ? halfLanes : 0u);

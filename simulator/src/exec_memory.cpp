@@ -64,9 +64,10 @@ template <DType T> St<T> rmw(isa::RmwOp op, St<T> old, St<T> v) {
   }
 }
 
-// Writes lanes [first, last) of `v` whose predicate allows it; lanes outside the tensor are dropped.
+// Writes elements [first, last) of `v` whose predicate allows it; elements outside the tensor are dropped.
+// Element l came from register lane predLane[l] (identity when null), whose predicate bit decides.
 template <DType T> uint64_t writeVector(Core& c, const DecodedSlot& d, const TensorDesc& t, const IReg& co,
-                                        const St<T>* v, int first, int last) {
+                                        const St<T>* v, int first, int last, const int* predLane = nullptr) {
   if (!outerInside(t, co)) return 0;
   const auto op = static_cast<isa::RmwOp>(d.field(SwitchField::Rmw));
   const int64_t base = outerOffset(t, co), x0 = co[0];
@@ -78,7 +79,7 @@ template <DType T> uint64_t writeVector(Core& c, const DecodedSlot& d, const Ten
   uint64_t bytes = 0;
   for (int l = first; l < last; ++l) {
     int64_t x = x0 + l;
-    if (x < 0 || x >= t.sizes[0] || (d.predVector && !laneEnabled(c, d, l))) continue;
+    if (x < 0 || x >= t.sizes[0] || (d.predVector && !laneEnabled(c, d, predLane ? predLane[l] : l))) continue;
     St<T>& e = data[base + x * t.strides[0]];
     e = op == isa::RmwOp::None ? v[l] : rmw<T>(op, e, v[l]);
     bytes += sizeof(St<T>);
@@ -86,11 +87,23 @@ template <DType T> uint64_t writeVector(Core& c, const DecodedSlot& d, const Ten
   return bytes;
 }
 
+// pack=p (r = 2^p narrow elements per wide lane): element q*(n/r) + j of memory is register lane r*j + q,
+// so memory holds part 0 of every wide lane, then part 1, ... (the order of the interleaved converts).
+template <DType T> int packedLane(int element, uint32_t pack) {
+  const int r = 1 << pack, perPart = kLanes<T> / r;
+  return r * (element % perPart) + element / perPart;
+}
+
 template <DType T> void ldTnsr(Core& c, const DecodedSlot& d) {
   const TensorDesc& t = tensorFor<T>(c, d);
   alignas(64) St<T> out[kLanes<T>];
   readVector<T>(t, c.r.i[d.src[0]], out);
   c.mutableStats().loadBytes += isa::kVectorBytes;
+  if (uint32_t pack = d.field(SwitchField::TnsrPack)) {  // unpack: spread the elements over the parts
+    alignas(64) St<T> lanes[kLanes<T>];
+    for (int e = 0; e < kLanes<T>; ++e) lanes[packedLane<T>(e, pack)] = out[e];
+    return commitLanes(c, d, lanes);
+  }
   commitLanes(c, d, out);
 }
 
@@ -112,6 +125,14 @@ template <DType T> void stTnsr(Core& c, const DecodedSlot& d) {
   const TensorDesc& t = tensorFor<T>(c, d);
   uint32_t half = d.field(SwitchField::Half);
   int first = half == 2 ? kLanes<T> / 2 : 0, last = half == 1 ? kLanes<T> / 2 : kLanes<T>;
+  if (uint32_t pack = d.field(SwitchField::TnsrPack)) {  // gather the parts, each lane's predicate bit with it
+    const St<T>* v = vsrc<T>(c, d, 1);
+    alignas(64) St<T> packed[kLanes<T>];
+    int fromLane[kLanes<T>];
+    for (int e = 0; e < kLanes<T>; ++e) packed[e] = v[fromLane[e] = packedLane<T>(e, pack)];
+    c.mutableStats().storeBytes += writeVector<T>(c, d, t, c.r.i[d.src[0]], packed, first, last, fromLane);
+    return;
+  }
   c.mutableStats().storeBytes += writeVector<T>(c, d, t, c.r.i[d.src[0]], vsrc<T>(c, d, 1), first, last);
 }
 

@@ -34,6 +34,10 @@ const BadUse kBadUses[] = {
     {"v_f32_st_tnsr(c, out, v_f32_lookup_1c(v_u32_ld_tnsr_b(c, in), TPC_LUT_FID(9, 6), 0, x));", "fid 0x609"},
     {"v_f32_st_tnsr(c, out, v_f32_lookup_1c(v_u32_ld_tnsr_b(c, in), sw, 0, x));", "argument 'fid' must be a compile-time constant"},
     {"v_f32_st_tnsr(c, out, v_f32_get_lut_entry_and_interval_start_b(x, 17).v2);", "shift 17 is out of range"},
+    {"v_f32_st_tnsr(c, out, x, SW_PACK);", "SW_PCK_32_TO_16 needs 16-bit elements"},
+    {"v_u8_st_tnsr(c, out, v_u8_ld_tnsr_b(c, in), SW_PACK | SW_PCK_8_TO_4);", "SW_PCK_8_TO_4 is not supported"},
+    {"v_bf16_st_tnsr_low(c, out, v_bf16_ld_tnsr_b(c, in), SW_PACK);", "SW_PACK is not supported by the half-vector"},
+    {"v_f32_st_tnsr(c, out, v_f32_ld_tnsr_b(c, in, SW_UNPACK | SW_UNPCK_8_TO_32));", "SW_UNPCK_8_TO_32 needs 8-bit"},
 };
 
 const char* const kBadKernel = R"(void main(tensor in, tensor out, int k, int sw)
