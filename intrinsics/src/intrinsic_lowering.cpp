@@ -203,9 +203,11 @@ uint32_t intrinsicSwitchWord(const IntrinsicInfo& info, InsnId id, const Constan
     set(SwitchField::PartOff, info.lowering == Lowering::LdTnsrHigh ? halfLanes : 0u);
     set(SwitchField::PartSize, halfLanes);
   }
-  // size is lanes minus 1
-  if (has(info, "size")) set(SwitchField::PartSize, (requireConstantParam(info, constant, "size") & 0xffu) + 1);
-  if (has(info, "offset")) set(SwitchField::PartOff, requireConstantParam(info, constant, "offset") & 0xffu);
+  // size is lanes minus 1 (the register forms read size and offset from their sources)
+  if (has(info, "size") && insn.allowsField(SwitchField::PartSize))
+    set(SwitchField::PartSize, (requireConstantParam(info, constant, "size") & 0xffu) + 1);
+  if (has(info, "offset") && insn.allowsField(SwitchField::PartOff))
+    set(SwitchField::PartOff, requireConstantParam(info, constant, "offset") & 0xffu);
   if (has(info, "rmw")) set(SwitchField::Rmw, rmwField(info, requireConstantParam(info, constant, "rmw")));
   // Lookup tables: the interval shift, and fid = function | shift << 8 (TPC_LUT_FID).
   if (has(info, "shift") && insn.allowsField(SwitchField::LutShift))
@@ -218,6 +220,13 @@ uint32_t intrinsicSwitchWord(const IntrinsicInfo& info, InsnId id, const Constan
     set(SwitchField::LutShift, lutShift(fid >> 8));
   }
   return sw;
+}
+
+InsnId tensorAccessInsn(const IntrinsicInfo& info, const ConstantParam& constant) {
+  if (!has(info, "size") || (constant("size") && constant("offset"))) return info.insn;
+  if (info.insn == InsnId::LdTnsrPartial) return InsnId::LdTnsrPartialR;
+  if (info.insn == InsnId::StTnsrPartial) return InsnId::StTnsrPartialR;
+  return info.insn;
 }
 
 std::vector<int> intrinsicSourceParams(const IntrinsicInfo& info) {

@@ -308,8 +308,9 @@ class IntrinsicPlanner {
   }
 
   void tensor() {
-    const isa::InsnInfo& ii = isa::insnInfo(info_.insn);
-    isa::SlotInsn insn = make(info_.insn);
+    const InsnId id = isa::tensorAccessInsn(info_, constants());
+    const isa::InsnInfo& ii = isa::insnInfo(id);
+    isa::SlotInsn insn = make(id);
     Predicate p = predicate();
     if (p.never) return returnIncome();
     if (info_.insn == InsnId::GenAddr && !p.always)
@@ -317,6 +318,11 @@ class IntrinsicPlanner {
     int ndx = param("ndx") >= 0 ? param("ndx") : param("inx");
     insn.src[0] = b_.input(ndx, ii.kinds[1]);
     if (int value = param("value"); value >= 0) insn.src[1] = b_.input(value, ii.kinds[2]);
+    if (id != info_.insn) {  // the register form: size and offset are its last two sources
+      const int k = ii.numSources() - 2;
+      insn.src[k] = b_.input(param("size"), ii.kinds[k + 1]);
+      insn.src[k + 1] = b_.input(param("offset"), ii.kinds[k + 2]);
+    }
     int tensorArg = param("tensor");
     if (auto* c = llvm::dyn_cast<llvm::ConstantInt>(arg(tensorArg))) {
       insn.setField(isa::SwitchField::Tensor, static_cast<uint32_t>(c->getZExtValue()) & 0xffu);

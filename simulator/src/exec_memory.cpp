@@ -107,14 +107,29 @@ template <DType T> void ldTnsr(Core& c, const DecodedSlot& d) {
   commitLanes(c, d, out);
 }
 
+// The lanes [first, last) of a partial access: from the switch fields, or for the register forms from
+// two scalar sources (size as lanes minus 1, then offset; the low byte of each, as the fields hold them).
+struct LaneRange { int first, last; };
+template <DType T> LaneRange partialLanes(const Core& c, const DecodedSlot& d, int sizeSrc) {
+  int first, size;
+  if (sizeSrc < 0) {
+    first = static_cast<int>(d.field(SwitchField::PartOff));
+    size = static_cast<int>(d.field(SwitchField::PartSize));
+  } else {
+    size = static_cast<int>(rawScalarSrc(c, d, sizeSrc) & 0xffu) + 1;
+    first = static_cast<int>(rawScalarSrc(c, d, sizeSrc + 1) & 0xffu);
+  }
+  first = std::min<int>(kLanes<T>, first);
+  return {first, std::min<int>(kLanes<T>, first + size)};
+}
+
 // Partial load: only lanes [off, off + size) are loaded; the others keep the destination's value.
-template <DType T> void ldTnsrPartial(Core& c, const DecodedSlot& d) {
+template <DType T, int SizeSrc = -1> void ldTnsrPartial(Core& c, const DecodedSlot& d) {
   const TensorDesc& t = tensorFor<T>(c, d);
   alignas(64) St<T> loaded[kLanes<T>], out[kLanes<T>];
   readVector<T>(t, c.r.i[d.src[0]], loaded);
   std::memcpy(out, c.r.v[d.dst].bytes, isa::kVectorBytes);
-  int first = static_cast<int>(d.field(SwitchField::PartOff));
-  int last = std::min<int>(kLanes<T>, first + static_cast<int>(d.field(SwitchField::PartSize)));
+  const auto [first, last] = partialLanes<T>(c, d, SizeSrc);
   for (int l = first; l < last; ++l) out[l] = loaded[l];
   c.mutableStats().loadBytes += (last > first ? last - first : 0) * sizeof(St<T>);
   commitLanes(c, d, out);
@@ -136,10 +151,9 @@ template <DType T> void stTnsr(Core& c, const DecodedSlot& d) {
   c.mutableStats().storeBytes += writeVector<T>(c, d, t, c.r.i[d.src[0]], vsrc<T>(c, d, 1), first, last);
 }
 
-template <DType T> void stTnsrPartial(Core& c, const DecodedSlot& d) {
+template <DType T, int SizeSrc = -1> void stTnsrPartial(Core& c, const DecodedSlot& d) {
   const TensorDesc& t = tensorFor<T>(c, d);
-  int first = std::min<int>(kLanes<T>, static_cast<int>(d.field(SwitchField::PartOff)));
-  int last = std::min<int>(kLanes<T>, first + static_cast<int>(d.field(SwitchField::PartSize)));
+  const auto [first, last] = partialLanes<T>(c, d, SizeSrc);
   c.mutableStats().storeBytes += writeVector<T>(c, d, t, c.r.i[d.src[0]], vsrc<T>(c, d, 1), first, last);
 }
 
@@ -224,6 +238,10 @@ ExecFn memoryExec(const isa::SlotInsn& insn) {
     case InsnId::LdTnsrPartial: return MEM_TYPED(ldTnsrPartial);
     case InsnId::StTnsr: return MEM_TYPED(stTnsr);
     case InsnId::StTnsrPartial: return MEM_TYPED(stTnsrPartial);
+    case InsnId::LdTnsrPartialR:  // size and offset in sources 1 and 2
+      return sem::dispatchDType(insn.dtype, []<DType T>() -> ExecFn { return &ldTnsrPartial<T, 1>; });
+    case InsnId::StTnsrPartialR:  // size and offset in sources 2 and 3
+      return sem::dispatchDType(insn.dtype, []<DType T>() -> ExecFn { return &stTnsrPartial<T, 2>; });
     case InsnId::LdL: return MEM_TYPED(ldL);
     case InsnId::StL: return MEM_TYPED(stL);
     case InsnId::LdLV: return MEM_TYPED(ldLV);

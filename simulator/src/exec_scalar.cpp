@@ -83,6 +83,7 @@ template <DType From, DType To> void sConvertInt(Core& c, const DecodedSlot& d) 
 void spMov(Core& c, const DecodedSlot& d) {
   c.r.sp[d.dst] = d.srcFile[0] == RegFile::SP ? c.r.sp[d.src[0]] : (rawScalarSrc(c, d, 0) != 0);
 }
+void adMov(Core& c, const DecodedSlot& d) { c.r.ad[d.dst] = c.r.ad[d.src[0]]; }
 template <int kOp> void spLogic(Core& c, const DecodedSlot& d) {
   bool a = c.r.sp[d.src[0]];
   bool b = kOp == 3 ? false : c.r.sp[d.src[1]];
@@ -188,6 +189,7 @@ ExecFn scalarExec(const isa::SlotInsn& insn) {
       });
     }
     case InsnId::SpuMovSp: return &spMov;
+    case InsnId::SpuMovAd: return &adMov;
     case InsnId::SpuSpAnd: return &spLogic<0>;
     case InsnId::SpuSpOr: return &spLogic<1>;
     case InsnId::SpuSpXor: return &spLogic<2>;

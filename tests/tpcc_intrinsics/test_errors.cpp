@@ -24,7 +24,6 @@ const BadUse kBadUses[] = {
     {"v_f32_st_tnsr(c, out, v_f32_calc_fp_special_b(x, x, sw, x));", "argument 'switches' must be a compile-time constant"},
     {"v_f32_st_tnsr_rmw(c, out, x, RMW_OP_ADD | RMW_SET | RMW_DT_BF16);", "rmw data type"},
     {"v_f32_st_tnsr_rmw(c, out, x, (4 << 4) | RMW_SET | RMW_DT_FP32);", "RMW_OP_MAX_0_ADD"},
-    {"v_f32_st_tnsr_partial(c, out, x, sw, 0);", "argument 'size' must be a compile-time constant"},
     {"v_f32_st_tnsr(c, out, v_f32_mov_dual_group_b(x, 0xFF, 1, 0, 0x3001, x));", "bits 0x1 are not supported"},
     {"v_f32_st_tnsr(c, out, v_f32_mov_dual_group_b(x, sw, 1, 0, 0x3000, x));", "argument 'b' must be a compile-time constant"},
     {"v_f32_st_tnsr(c, out, v_f32_mov_dual_group_b(x, 0xFFFFFFFF, 4, 0, 0x3000, x));", "dual groups are 0..3"},

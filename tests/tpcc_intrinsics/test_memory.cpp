@@ -208,6 +208,66 @@ TEST_P(Memory, GlobalMemoryBool) {
   expectElements(r.tensors[1], want, "s_i1_ld_g/s_i1_st_g");
 }
 
+// Global addresses carried around a loop: `last` is assigned only inside it (its value on entry is
+// undefined), `a` and `b` swap every iteration. The trip count n is a run-time value, so the loop stays.
+const char* const kAddressesInLoops = R"(
+void main(tensor x, tensor out, int n)
+{
+    const int5 s = get_index_space_offset();
+    const int5 e = s + get_index_space_size();
+    for (int v = s[0]; v < e[0]; v++) {
+        int5 c = {v * 8, 0, 0, 0, 0};
+        int5 d = {v * 8 + 7, 0, 0, 0, 0};
+        __global__ int* next = (__global__ int*)gen_addr(c, x);
+        __global__ int* last;
+        __global__ int* a = (__global__ int*)gen_addr(c, x);
+        __global__ int* b = (__global__ int*)gen_addr(d, x);
+        int sum = 0, swapped = 0;
+        for (int k = 0; k < n; k++) {
+            last = next;
+            c[0] += 1;
+            next = (__global__ int*)gen_addr(c, x);
+            sum += s_i32_ld_g(last);
+            swapped = swapped * 3 + s_i32_ld_g(a);
+            __global__ int* t = a;
+            a = b;
+            b = t;
+        }
+        int5 o = {v * 3, 0, 0, 0, 0};
+        s_i32_st_g((__global__ int*)gen_addr(o, out), sum);
+        o[0] += 1;
+        s_i32_st_g((__global__ int*)gen_addr(o, out), s_i32_ld_g(last));
+        o[0] += 1;
+        s_i32_st_g((__global__ int*)gen_addr(o, out), swapped);
+    }
+}
+)";
+
+TEST_P(Memory, GlobalAddressesCarriedAroundLoops) {
+  auto text = build(kAddressesInLoops);
+  if (text.empty()) return;
+  const Type& i32 = type("i32");
+  const int vecs = 5;
+  std::vector<uint32_t> xs(vecs * 8);
+  for (size_t i = 0; i < xs.size(); ++i) xs[i] = static_cast<uint32_t>(i * i % 97);
+  for (int n : {1, 2, 5}) {
+    SCOPED_TRACE("n=" + std::to_string(n));
+    RunResult r = exec(text, {makeTensor(i32, {vecs * 8}, xs), makeTensor(i32, {vecs * 3})}, {static_cast<uint32_t>(n)},
+                       {vecs, 1, 1, 1, 1});
+    if (r.tensors.empty()) return;
+    std::vector<uint32_t> want;
+    for (int v = 0; v < vecs; ++v) {
+      uint32_t sum = 0, swapped = 0;
+      for (int k = 0; k < n; ++k) {
+        sum += xs[static_cast<size_t>(v * 8 + k)];
+        swapped = swapped * 3 + xs[static_cast<size_t>(v * 8 + (k % 2 ? 7 : 0))];
+      }
+      want.insert(want.end(), {sum, xs[static_cast<size_t>(v * 8 + n - 1)], swapped});
+    }
+    expectElements(r.tensors[1], want, "sum, last element read, alternating reads");
+  }
+}
+
 // A tensor's data is global memory: a global store and a later tensor load of the same element (and a
 // tensor store and a later global load) are ordered, whatever the scheduler would rather do.
 const char* const kGlobalAndTensorOrder = R"(
@@ -402,6 +462,60 @@ TEST_P(Memory, TensorHalfLoadsEveryType) {
     expectElements(r.tensors[3], high, tag + " ld_tnsr_high_b");
     expectElements(r.tensors[4], lowVb, tag + " ld_tnsr_low_vb");
     expectElements(r.tensors[5], highVb, tag + " ld_tnsr_high_vb");
+  }
+}
+
+// Partial forms whose size and offset are known only at run time (the vendor's gather kernels store
+// `vecEnd - 1` lanes): they read both from scalar registers. Each vector gets its own range.
+const char* const kTensorPartialRuntime = R"(
+void main(tensor x, tensor y, tensor o1, tensor o2, tensor o3, int k)
+{
+    const int5 s = get_index_space_offset();
+    const int5 e = s + get_index_space_size();
+    for (int r = s[1]; r < e[1]; r++) {
+        for (int v = s[0]; v < e[0]; v++) {
+            int5 c = {v * {LANES}, r, 0, 0, 0};
+            int size = (v * 37 + r * 11 + k) % {LANES} + 1;
+            int off = (v * 5 + k) % ({LANES} - size + 1);
+            {VT} a = v_{T}_ld_tnsr_b(c, x);
+            {VT} b = v_{T}_ld_tnsr_b(c, y);
+            v_{T}_st_tnsr(c, o1, v_{T}_ld_tnsr_partial_b(c, x, size - 1, off, 0, b));
+            v_{T}_st_tnsr_partial(c, o2, a, size - 1, off);
+            v_{T}_st_tnsr_partial(c, o3, a, size - 1, 3);
+        }
+    }
+}
+)";
+
+TEST_P(Memory, TensorPartialRuntimeSizeEveryType) {
+  for (const Type& t : allTypes()) {
+    SCOPED_TRACE(t.tag);
+    const int lanes = t.lanes();
+    auto text = build(fill(kTensorPartialRuntime, typeKeys(t)));
+    if (text.empty()) continue;
+    const int64_t n0 = 3 * lanes + 5, rows = 2, n = n0 * rows;
+    const int k = 19;
+    auto xs = sampleBits(t, static_cast<size_t>(n), 71), ys = sampleBits(t, static_cast<size_t>(n), 72);
+    auto init = sampleBits(t, static_cast<size_t>(n), 73);
+    std::vector<Tensor> tensors = {makeTensor(t, {n0, rows}, xs), makeTensor(t, {n0, rows}, ys)};
+    for (int j = 0; j < 3; ++j) tensors.push_back(makeTensor(t, {n0, rows}, init));
+    RunResult r = exec(text, tensors, {static_cast<uint32_t>(k)}, {vectors(n0, lanes), rows, 1, 1, 1});
+    if (r.tensors.empty()) continue;
+    std::vector<uint32_t> o1(n), o2(n), o3(n);
+    for (int64_t i = 0; i < n; ++i) {
+      size_t idx = static_cast<size_t>(i);
+      const int64_t row = i / n0, v = (i % n0) / lanes;
+      const int lane = static_cast<int>((i % n0) % lanes);
+      const int size = static_cast<int>((v * 37 + row * 11 + k) % lanes) + 1;
+      const int off = static_cast<int>((v * 5 + k) % (lanes - size + 1));
+      o1[idx] = lane >= off && lane < off + size ? xs[idx] : ys[idx];
+      o2[idx] = lane >= off && lane < off + size ? xs[idx] : init[idx];
+      o3[idx] = lane >= 3 && lane < 3 + size ? xs[idx] : init[idx];
+    }
+    std::string tag = t.tag;
+    expectElements(r.tensors[2], o1, tag + " ld_tnsr_partial_b, run-time size and offset");
+    expectElements(r.tensors[3], o2, tag + " st_tnsr_partial, run-time size and offset");
+    expectElements(r.tensors[4], o3, tag + " st_tnsr_partial, run-time size");
   }
 }
 

@@ -488,6 +488,7 @@ class Selector : public SelectionContext {
         break;
       case RegFile::SP: mi = make(InsnId::SpuMovSp, DType::F32, dst); break;
       case RegFile::VP: mi = make(InsnId::VpuMovVp, DType::F32, dst); break;
+      case RegFile::AD: mi = make(InsnId::SpuMovAd, DType::F32, dst); break;
       default: throw CodegenError("cannot copy a register of this kind", loc_);
     }
     mi.src[0] = MOperand::ofReg(src);
@@ -1687,6 +1688,12 @@ class Selector : public SelectionContext {
         for (llvm::PHINode* phi : phis) {
           llvm::Value* in = phi->getIncomingValueForBlock(pred);
           std::vector<Reg> t;
+          // An undefined address (a pointer assigned only inside a loop): the PHI's register keeps whatever
+          // it holds, since no instruction loads an address register with a constant.
+          if (isa<llvm::UndefValue>(in) && classOf(*in).file == RegFile::AD) {
+            temps.push_back(t);
+            continue;
+          }
           const std::vector<Reg> src = regs(in);
           for (const Reg& s : src) {
             Reg tmp = newReg(s.file);
@@ -1697,7 +1704,7 @@ class Selector : public SelectionContext {
         }
         for (size_t k = 0; k < phis.size(); ++k) {
           const std::vector<Reg> dst = regs(phis[k]);
-          for (size_t r = 0; r < dst.size(); ++r) emitCopy(dst[r], temps[k][r], p);
+          for (size_t r = 0; r < temps[k].size(); ++r) emitCopy(dst[r], temps[k][r], p);
         }
         cur_ = saved;
       }

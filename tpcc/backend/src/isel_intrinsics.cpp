@@ -257,7 +257,8 @@ class Lowerer {
   }
 
   void tensor() {
-    MInst m = base(info_.insn);
+    const InsnId id = isa::tensorAccessInsn(info_, constants());
+    MInst m = base(id);
     Predicate p = predicate();
     if (p.never) return returnIncome();
     bool genAddr = info_.insn == InsnId::GenAddr;
@@ -269,6 +270,12 @@ class Lowerer {
     m.src[0] = MOperand::ofReg(cx_.valueReg(ndx));
     m.sw = isa::switchField(SwitchField::Tensor).set(m.sw, static_cast<uint32_t>(cx_.tensorNumber(arg("tensor"), info_.name)));
     if (llvm::Value* value = arg("value")) m.src[1] = MOperand::ofReg(cx_.vectorReg(value));
+    if (id != info_.insn) {  // the register form: size and offset are its last two sources
+      const isa::InsnInfo& insn = isa::insnInfo(id);
+      const int k = insn.numSources() - 2;
+      m.src[k] = source(arg("size"), insn.kinds[k + 1]);
+      m.src[k + 1] = source(arg("offset"), insn.kinds[k + 2]);
+    }
     finish(m, p);
   }
 

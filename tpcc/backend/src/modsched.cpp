@@ -76,6 +76,7 @@ int memoryKey(const MInst& mi) {
     return 400;
   switch (mi.op) {
     case InsnId::LdTnsr: case InsnId::LdTnsrPartial: case InsnId::StTnsr: case InsnId::StTnsrPartial:
+    case InsnId::LdTnsrPartialR: case InsnId::StTnsrPartialR:
       return static_cast<int>(isa::switchField(isa::SwitchField::Tensor).get(mi.sw));
     case InsnId::LdL: case InsnId::LdLV: case InsnId::StL: case InsnId::StLV: return 100;
     case InsnId::LdG: case InsnId::LdGV: case InsnId::StG: case InsnId::StGV: return 200;

@@ -34,6 +34,11 @@ uint32_t requireConstantParam(const IntrinsicInfo& info, const ConstantParam& co
 // offset, rmw). Any bit that cannot be honoured throws.
 uint32_t intrinsicSwitchWord(const IntrinsicInfo& info, InsnId id, const ConstantParam& constant);
 
+// The instruction of a tensor-access call: the intrinsic's own, or for a partial access whose size or
+// offset is not a compile-time constant, the register form (ld/st_tnsr_partial_r) that reads them from
+// scalar registers.
+InsnId tensorAccessInsn(const IntrinsicInfo& info, const ConstantParam& constant);
+
 // Parameter indices of the instruction's sources, in order (a, b, c, d; or src1, src2; src; addr; value).
 std::vector<int> intrinsicSourceParams(const IntrinsicInfo& info);
 
