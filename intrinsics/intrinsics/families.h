@@ -52,6 +52,23 @@
   INTRINSIC(v_##t##_mac_vb, RT, VT " a, " VT " b, " RT " accumulator, int switches, " BT " predicate, bool polarity=0", \
             WideProduct, VpuMacWide, t, t)
 
+// v_bf16_mul_acc32_b / _vb and v_bf16_mac_acc32_b / _vb (and f16): products of 16-bit floats as an f32
+// pair, summed into the accumulator for mac, .v1 the even elements and .v2 the odd ones (the order of
+// v_convert_bf16_to_f32_all_b); one mul_wide / mac_wide per member.
+#define TPC_V_MAC_ACC32(t, VT, BT)                                                                            \
+  INTRINSIC(v_##t##_mul_acc32_b, "float128",                                                                  \
+            VT " a, " VT " b, int switches=0, float128 income={}, bool predicate=1, bool polarity=0", WideProduct, \
+            VpuMulWide, t, t)                                                                                 \
+  INTRINSIC(v_##t##_mul_acc32_vb, "float128",                                                                 \
+            VT " a, " VT " b, int switches, float128 income, " BT " predicate, bool polarity=0", WideProduct,     \
+            VpuMulWide, t, t)                                                                                 \
+  INTRINSIC(v_##t##_mac_acc32_b, "float128",                                                                  \
+            VT " a, " VT " b, float128 accumulator, int switches=0, bool predicate=1, bool polarity=0",         \
+            WideProduct, VpuMacWide, t, t)                                                                    \
+  INTRINSIC(v_##t##_mac_acc32_vb, "float128",                                                                 \
+            VT " a, " VT " b, float128 accumulator, int switches, " BT " predicate, bool polarity=0", WideProduct, \
+            VpuMacWide, t, t)
+
 // v_<t>_cmp_<cc>_b / _vb: comparison into a bool vector (the income is a bool vector too).
 #define TPC_V_CMP(cc, Insn, t, VT, BT)                                                                       \
   INTRINSIC(v_##t##_cmp_##cc##_b, BT,                                                                        \

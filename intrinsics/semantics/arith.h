@@ -57,9 +57,13 @@ inline typename Elem<T>::S mac(typename Elem<T>::S acc, typename Elem<T>::S a, t
 // mul_wide / mac_wide: the integer product of a and b, wider than the type. For 8/16-bit types it fits in
 // 32 bits; for 32-bit types `high` selects the high instead of the low 32 bits of the 64-bit product.
 // Signed types give signed 32-bit lanes, unsigned types unsigned ones.
+// The product in a 32-bit lane: integers exactly (the high word of a 32-bit product with `high`); bf16/f16
+// as an f32, which holds the product of two 16-bit floats exactly.
 template <DType T> inline uint32_t mulWide(typename Elem<T>::S a, typename Elem<T>::S b, bool high) {
-  static_assert(!Elem<T>::kFloat);
-  if constexpr (std::is_signed_v<typename Elem<T>::S>) {
+  if constexpr (Elem<T>::kFloat) {
+    static_assert(sizeof(typename Elem<T>::S) < 4);
+    return asBits(f32Result(Elem<T>::toF(a) * Elem<T>::toF(b)));
+  } else if constexpr (std::is_signed_v<typename Elem<T>::S>) {
     int64_t p = int64_t{a} * int64_t{b};
     return static_cast<uint32_t>(static_cast<uint64_t>(p) >> (high ? 32 : 0));
   } else {
@@ -68,14 +72,24 @@ template <DType T> inline uint32_t mulWide(typename Elem<T>::S a, typename Elem<
   }
 }
 
-// acc + a * b in 32-bit lanes (8/16-bit types): wraps, or saturates to the 32-bit range of the type's
-// signedness with `sat`.
-template <DType T> inline uint32_t macWide(uint32_t acc, typename Elem<T>::S a, typename Elem<T>::S b, bool sat) {
-  static_assert(!Elem<T>::kFloat && sizeof(typename Elem<T>::S) < 4);
-  if constexpr (std::is_signed_v<typename Elem<T>::S>)
-    return static_cast<uint32_t>(wrapOrSat<int32_t>(int64_t{static_cast<int32_t>(acc)} + int64_t{a} * int64_t{b}, sat));
-  else
-    return wrapOrSat<uint32_t>(int64_t{acc} + int64_t{a} * int64_t{b}, sat);
+// acc + a * b (acc - a * b with `neg`) in 32-bit lanes (8/16-bit types). Integers: wraps, or saturates to
+// the 32-bit range of the type's signedness with `sat`. bf16/f16: an f32 accumulator; the product of two
+// 16-bit floats is exact in f32, so the sum is the only rounding (sat has no effect, as for float mac).
+template <DType T>
+inline uint32_t macWide(uint32_t acc, typename Elem<T>::S a, typename Elem<T>::S b, bool sat, bool neg = false) {
+  using E = Elem<T>;
+  static_assert(sizeof(typename E::S) < 4);
+  if constexpr (E::kFloat) {
+    using F = Elem<DType::F32>;
+    const float product = f32Result(E::toF(a) * E::toF(b));
+    return asBits(F::fromF(F::toF(asFloat(acc)) + (neg ? -product : product)));
+  } else {
+    const int64_t p = int64_t{a} * int64_t{b};
+    if constexpr (std::is_signed_v<typename E::S>)
+      return static_cast<uint32_t>(wrapOrSat<int32_t>(int64_t{static_cast<int32_t>(acc)} + (neg ? -p : p), sat));
+    else
+      return wrapOrSat<uint32_t>(int64_t{acc} + (neg ? -p : p), sat);
+  }
 }
 
 template <DType T> inline typename Elem<T>::S fmax(typename Elem<T>::S a, typename Elem<T>::S b) {

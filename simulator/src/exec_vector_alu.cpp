@@ -96,14 +96,14 @@ template <DType T, bool kMac> void vWide(Core& c, const DecodedSlot& d) {
   const int part = static_cast<int>(d.field(SwitchField::Part));
   const int first = kRatio == 1 ? 0 : part;
   const bool high = kRatio == 1 && part == 1;
-  const bool sat = d.field(SwitchField::Sat);
+  const bool sat = d.field(SwitchField::Sat), neg = d.field(SwitchField::Neg);
   alignas(64) uint32_t out[64];
   uint32_t* dst = c.r.v[d.dst].template lanes<uint32_t>();
   const St<T>* a = vsrc<T>(c, d, 0);
   LaneSource<T> b = laneSource<T>(c, d, 1);
   for (int i = 0; i < 64; ++i) {
     const int k = kRatio * i + first;
-    if constexpr (kMac) out[i] = sem::macWide<T>(dst[i], a[k], b[k], sat);
+    if constexpr (kMac) out[i] = sem::macWide<T>(dst[i], a[k], b[k], sat, neg);
     else out[i] = sem::mulWide<T>(a[k], b[k], high);
   }
   for (int i = 0; i < 64; ++i)
@@ -173,9 +173,9 @@ ExecFn vectorAluExec(const isa::SlotInsn& insn) {
     case InsnId::VpuSub: return VPU_TYPED(vSub, true);
     case InsnId::VpuMul: return VPU_TYPED(vMul, true);
     case InsnId::VpuMac: return VPU_TYPED(vMac, true);
-    case InsnId::VpuMulWide: return VPU_TYPED(vMulWide, kIsInt<T>);
+    case InsnId::VpuMulWide: return VPU_TYPED(vMulWide, kIsInt<T> || sizeof(St<T>) < 4);
     case InsnId::VpuAsh: return VPU_TYPED(vAsh, kIsInt<T>);
-    case InsnId::VpuMacWide: return VPU_TYPED(vMacWide, kIsInt<T> && sizeof(St<T>) < 4);
+    case InsnId::VpuMacWide: return VPU_TYPED(vMacWide, sizeof(St<T>) < 4);
     case InsnId::VpuMadd: return VPU_TYPED(vMadd, true);
     case InsnId::VpuMax: return VPU_TYPED(vMax, true);
     case InsnId::VpuMin: return VPU_TYPED(vMin, true);

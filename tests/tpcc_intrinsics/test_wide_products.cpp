@@ -57,13 +57,14 @@ void main(tensor a, tensor b, tensor init, tensor out, int s)
         acc.v1 = v_{O}_ld_tnsr_b(i, init);
         i[1] = 1; acc.v2 = v_{O}_ld_tnsr_b(i, init);
         {LOAD_MORE}
-        {RT} r[5];
+        {RT} r[6];
         r[0] = v_{T}_mac_b(x, y, acc);
         r[1] = v_{T}_mac_b(x, y, acc, SW_SAT);
         r[2] = v_{T}_mac_b(x, y, acc, 0, (v & 1) == 0);
         r[3] = v_{T}_mac_vb(x, y, acc, 0, v_{T}_cmp_grt_b(x, y), 1);
         r[4] = v_{T}_mac_b(x, ({ST})s, acc);
-        for (int row = 0; row < 5; row++) {
+        r[5] = v_{T}_mac_b(x, y, acc, SW_NEG);
+        for (int row = 0; row < 6; row++) {
             int5 o = {0, 0, row, v, 0};
             v_{O}_st_tnsr(o, out, r[row].v1);
             o[1] = 1; v_{O}_st_tnsr(o, out, r[row].v2);
@@ -146,7 +147,7 @@ TEST_P(WideProducts, MulMembersIncomeAndPredicates) {
   }
 }
 
-TEST_P(WideProducts, MacAccumulatesWrapsAndSaturates) {
+TEST_P(WideProducts, MacAccumulatesWrapsSaturatesAndNegates) {
   for (const char* tag : {"i16", "u16", "i8", "u8"}) {
     SCOPED_TRACE(tag);
     Wide w{type(tag)};
@@ -160,12 +161,12 @@ TEST_P(WideProducts, MacAccumulatesWrapsAndSaturates) {
     RunResult r = exec(text,
                        {makeTensor(w.t, {n}, xs), makeTensor(w.t, {n}, ys),
                         makeTensor(w.out(), {64, w.members(), kVectors}, init),
-                        makeTensor(w.out(), {64, w.members(), 5, kVectors})},
+                        makeTensor(w.out(), {64, w.members(), 6, kVectors})},
                        {s}, {kVectors, 1, 1, 1, 1});
     if (r.tensors.empty()) continue;
     std::vector<uint32_t> want;
     for (int64_t v = 0; v < kVectors; ++v)
-      for (int row = 0; row < 5; ++row)
+      for (int row = 0; row < 6; ++row)
         for (int k = 0; k < w.members(); ++k)
           for (int i = 0; i < 64; ++i) {
             size_t e = static_cast<size_t>(w.element(v, i, k));
@@ -176,7 +177,8 @@ TEST_P(WideProducts, MacAccumulatesWrapsAndSaturates) {
                            : row == 1 ? w.accumulate(acc, ab, true)
                            : row == 2 ? (v % 2 == 0 ? w.accumulate(acc, ab, false) : acc)
                            : row == 3 ? (greater ? acc : w.accumulate(acc, ab, false))
-                                      : w.accumulate(acc, w.product(xs[e], s), false);
+                           : row == 4 ? w.accumulate(acc, w.product(xs[e], s), false)
+                                      : acc - static_cast<uint32_t>(ab);  // SW_NEG, wrapping
             want.push_back(got);
           }
     expectElements(r.tensors[3], want, std::string("v_") + tag + "_mac_b/_vb");
