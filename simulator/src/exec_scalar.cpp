@@ -66,7 +66,8 @@ template <DType T> void sMulWide(Core& c, const DecodedSlot& d) {
   c.r.s[d.dst] = sem::mulWide<T>(scalarSrc<T>(c, d, 0), scalarSrc<T>(c, d, 1), false);
 }
 template <DType T> void sMacWide(Core& c, const DecodedSlot& d) {
-  c.r.s[d.dst] = sem::macWide<T>(c.r.s[d.dst], scalarSrc<T>(c, d, 0), scalarSrc<T>(c, d, 1), d.field(SwitchField::Sat));
+  c.r.s[d.dst] = sem::macWide<T>(c.r.s[d.dst], scalarSrc<T>(c, d, 0), scalarSrc<T>(c, d, 1), d.field(SwitchField::Sat),
+                                 d.field(SwitchField::Neg));
 }
 
 // ash and convert_int: the shift is the signed low byte of the second operand.
@@ -171,7 +172,7 @@ ExecFn scalarExec(const isa::SlotInsn& insn) {
     case InsnId::SpuMulWide:
     case InsnId::SpuMacWide:
       return sem::dispatchDType(t, [id = insn.id]<DType T>() -> ExecFn {
-        if constexpr (!Elem<T>::kFloat && sizeof(St<T>) < 4) return id == InsnId::SpuMulWide ? &sMulWide<T> : &sMacWide<T>;
+        if constexpr (sizeof(St<T>) < 4) return id == InsnId::SpuMulWide ? &sMulWide<T> : &sMacWide<T>;
         else return nullptr;
       });
     case InsnId::SpuAsh:

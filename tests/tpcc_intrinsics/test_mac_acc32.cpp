@@ -81,6 +81,49 @@ TEST_P(MacAcc32, EvenAndOddElementsIntoF32) {
   }
 }
 
+// The scalar forms: s_<t>_mac_acc32 (plain, SW_NEG, an immediate b, a predicate) and s_<t>_mul_acc32, one
+// f32 each, for pairs of 16-bit floats given as exactly representable f32 parameters.
+const char* const kScalarAcc32 = R"(
+void main(tensor out, float acc, float xa, float xb)
+{
+    {ST} a = ({ST})xa, b = ({ST})xb;
+    float r[5];
+    r[0] = s_{T}_mac_acc32(a, b, acc);
+    r[1] = s_{T}_mac_acc32(a, b, acc, SW_NEG);
+    r[2] = s_{T}_mul_acc32(a, b);
+    r[3] = s_{T}_mac_acc32(a, ({ST})1.5f, acc, 0, xa > xb);
+    r[4] = s_{T}_mul_acc32(a, b, 0, acc, xa > xb, 1);
+    for (int k = 0; k < 5; k++) {
+        int5 c = {k, 0, 0, 0, 0};
+        s_f32_st_g((__global__ float*)gen_addr(c, out), r[k]);
+    }
+}
+)";
+
+TEST_P(MacAcc32, ScalarFormsIntoF32) {
+  for (const char* tag : {"bf16", "f16"}) {
+    SCOPED_TRACE(tag);
+    const Type &t = type(tag), &f32 = type("f32");
+    auto text = build(fill(kScalarAcc32, typeKeys(t)));
+    if (text.empty()) continue;
+    std::mt19937 rng(82);
+    for (int trial = 0; trial < 6; ++trial) {
+      auto value = [&](const Fmt& f) {
+        return static_cast<float>(decode(encode(std::uniform_real_distribution<double>(-8, 8)(rng), f), f));
+      };
+      const float a = value(t.fmt), b = value(t.fmt), acc = value(f32.fmt);
+      SCOPED_TRACE(std::to_string(a) + " " + std::to_string(b) + " " + std::to_string(acc));
+      RunResult r = exec(text, {makeTensor(f32, {5})}, {bitsOf(acc), bitsOf(a), bitsOf(b)}, {1, 1, 1, 1, 1});
+      if (r.tensors.empty()) return;
+      const bool greater = a > b;
+      std::vector<uint32_t> want = {bitsOf(std::fma(a, b, acc)), bitsOf(std::fma(-a, b, acc)), bitsOf(a * b),
+                                    greater ? bitsOf(std::fma(a, 1.5f, acc)) : bitsOf(acc),
+                                    greater ? bitsOf(acc) : bitsOf(a * b)};
+      expectElements(r.tensors[0], want, std::string("s_") + tag + "_mac_acc32 / _mul_acc32");
+    }
+  }
+}
+
 ITEST_INSTANTIATE(MacAcc32);
 
 }  // namespace
