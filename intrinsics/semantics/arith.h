@@ -54,11 +54,10 @@ inline typename Elem<T>::S mac(typename Elem<T>::S acc, typename Elem<T>::S a, t
   }
 }
 
-// mul_wide / mac_wide: the integer product of a and b, wider than the type. For 8/16-bit types it fits in
-// 32 bits; for 32-bit types `high` selects the high instead of the low 32 bits of the 64-bit product.
-// Signed types give signed 32-bit lanes, unsigned types unsigned ones.
-// The product in a 32-bit lane: integers exactly (the high word of a 32-bit product with `high`); bf16/f16
-// as an f32, which holds the product of two 16-bit floats exactly.
+// mul_wide / mac_wide: the product of a and b, wider than the type. Integers: for 8/16-bit types it fits in
+// 32 bits; for 32-bit types `high` selects the high instead of the low 32 bits of the 64-bit product; signed
+// types give signed 32-bit lanes, unsigned types unsigned ones. bf16/f16: an f32, which holds the product
+// of two 16-bit floats exactly.
 template <DType T> inline uint32_t mulWide(typename Elem<T>::S a, typename Elem<T>::S b, bool high) {
   if constexpr (Elem<T>::kFloat) {
     static_assert(sizeof(typename Elem<T>::S) < 4);

@@ -131,6 +131,14 @@ const InsnInfo& insnInfo(InsnId id) { return tables().all[static_cast<size_t>(id
 std::span<const InsnInfo> allInsns() { return tables().all; }
 std::span<const InsnInfo> slotInsns(Slot s) { return tables().bySlot[static_cast<int>(s)]; }
 
+bool accessesTensorData(InsnId id) {
+  switch (id) {
+    case InsnId::LdTnsr: case InsnId::LdTnsrPartial: case InsnId::LdTnsrPartialR:
+    case InsnId::StTnsr: case InsnId::StTnsrPartial: case InsnId::StTnsrPartialR: return true;
+    default: return false;
+  }
+}
+
 const InsnInfo* findInsn(Slot s, std::string_view mnemonic) {
   for (const InsnInfo& i : slotInsns(s))
     if (i.mnemonic == mnemonic) return &i;

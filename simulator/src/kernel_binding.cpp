@@ -23,8 +23,7 @@ std::vector<bool> tensorsStoredTo(const Program& program, int numTensors) {
   std::vector<bool> stored(static_cast<size_t>(numTensors), false);
   for (size_t b = 0; b < program.size(); ++b) {
     for (const isa::SlotInsn& insn : program.raw(b).slots) {
-      bool storesTensor = insn.id == isa::InsnId::StTnsr || insn.id == isa::InsnId::StTnsrPartial ||
-                          insn.id == isa::InsnId::StTnsrPartialR ||
+      bool storesTensor = (isa::accessesTensorData(insn.id) && isa::insnInfo(insn.id).slot == isa::Slot::Store) ||
                           (insn.id == isa::InsnId::GenAddr && storeAddress[insn.dst.index]);
       if (!storesTensor) continue;
       uint32_t n = insn.field(isa::SwitchField::Tensor);

@@ -74,10 +74,8 @@ int memoryKey(const MInst& mi) {
   if ((mi.op == InsnId::VpuConvert || mi.op == InsnId::SpuConvert) &&
       isa::switchField(isa::SwitchField::Rm).get(mi.sw) == static_cast<uint32_t>(isa::RoundingMode::SR))
     return 400;
+  if (isa::accessesTensorData(mi.op)) return static_cast<int>(isa::switchField(isa::SwitchField::Tensor).get(mi.sw));
   switch (mi.op) {
-    case InsnId::LdTnsr: case InsnId::LdTnsrPartial: case InsnId::StTnsr: case InsnId::StTnsrPartial:
-    case InsnId::LdTnsrPartialR: case InsnId::StTnsrPartialR:
-      return static_cast<int>(isa::switchField(isa::SwitchField::Tensor).get(mi.sw));
     case InsnId::LdL: case InsnId::LdLV: case InsnId::StL: case InsnId::StLV: return 100;
     case InsnId::LdG: case InsnId::LdGV: case InsnId::StG: case InsnId::StGV: return 200;
     case InsnId::SpuPrintfStr: case InsnId::SpuPrintf: case InsnId::SpuPrintfLane: return 300;

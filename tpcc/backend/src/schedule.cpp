@@ -33,10 +33,8 @@ bool drawsRandom(const MInst& mi) {
 
 Memory memoryOf(const MInst& mi) {
   if (drawsRandom(mi)) return Memory::Random;
+  if (isa::accessesTensorData(mi.op)) return Memory::Tensor;
   switch (mi.op) {
-    case InsnId::LdTnsr: case InsnId::LdTnsrPartial: case InsnId::StTnsr: case InsnId::StTnsrPartial:
-    case InsnId::LdTnsrPartialR: case InsnId::StTnsrPartialR:
-      return Memory::Tensor;
     case InsnId::LdL: case InsnId::LdLV: case InsnId::StL: case InsnId::StLV: return Memory::Local;
     case InsnId::LdG: case InsnId::LdGV: case InsnId::StG: case InsnId::StGV: return Memory::Global;
     case InsnId::SpuPrintfStr: case InsnId::SpuPrintf: case InsnId::SpuPrintfLane: return Memory::Printf;

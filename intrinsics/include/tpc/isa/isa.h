@@ -118,6 +118,9 @@ const InsnInfo& insnInfo(InsnId id);
 std::span<const InsnInfo> allInsns();
 std::span<const InsnInfo> slotInsns(Slot s);  // indexed by opcode
 const InsnInfo* findInsn(Slot s, std::string_view mnemonic);
+// Whether the instruction reads or writes the elements of the tensor its tnsr field names (ld_tnsr,
+// st_tnsr and their partial forms; not gen_addr or ld_tdesc, which only read the descriptor).
+bool accessesTensorData(InsnId id);
 
 // Architectures.
 enum class Arch : uint8_t {
