@@ -64,7 +64,7 @@ int main(int argc, char** argv) {
   app.add_option("-x", language, "source language: c (C99) or c++")->check(CLI::IsMember({"c", "c++"}));
   app.add_option("--std", std, "accepted for compatibility (rc99, c99, c++17, ...)");
   app.add_flag("--list-intrinsics", listIntrinsics, "print the supported intrinsics with their signatures");
-  app.add_option("--print-header", header, "print an implicit header (tpc-defs.h, tpc-intrinsics.h, tpc-special.h)");
+  app.add_option("--print-header", header, "print an implicit header (tpc-defs.h, tpc-intrinsics.h, tpc-special.h, tpc-legacy-aliases.h)");
   app.add_flag("--print-mir", printMir, "print the backend's machine IR to stderr");
   std::vector<std::string> args = normalizeArguments(argc, argv);
   std::reverse(args.begin(), args.end());

@@ -1,7 +1,8 @@
 // Clang 19 as a library. The source compiles for the 32-bit NVPTX target, whose ABI passes vector
 // values directly and whose pointers are 32 bits wide like TPC local addresses; the backend only reads
 // the IR. tpc-defs.h, tpc-intrinsics.h (generated from the intrinsic table, declaring only the intrinsics
-// the source names) and tpc-special.h are included implicitly from an in-memory file system.
+// the source names), tpc-special.h and tpc-legacy-aliases.h (generated from the legacy-alias rules) are
+// included implicitly from an in-memory file system.
 #include "tpc/cc/frontend.h"
 
 #include <map>
@@ -29,6 +30,7 @@
 
 #include "implicit_headers.h"
 #include "tpc/isa/intrinsics.h"
+#include "tpc/isa/legacy_aliases.h"
 
 namespace tpc::cc {
 
@@ -294,6 +296,7 @@ std::string implicitHeader(const std::string& name, const std::string& arch) {
   }
   if (name == "tpc-defs.h") return kTpcDefsHeader;
   if (name == "tpc-special.h") return kTpcSpecialHeader;
+  if (name == "tpc-legacy-aliases.h") return isa::generateLegacyAliasesHeader();
   return {};
 }
 
@@ -319,7 +322,8 @@ std::vector<std::string> clangArguments(const FrontendOptions& options) {
   for (const std::string& m : archMacros(options.arch)) args.insert(args.end(), {"-D", m});
   for (const std::string& d : options.defines) args.insert(args.end(), {"-D", d});
   for (const std::string& i : options.includeDirs) args.insert(args.end(), {"-I", i});
-  for (const char* h : {"tpc-defs.h", "tpc-intrinsics.h", "tpc-special.h"})
+  // The legacy aliases come last: they are macros, and our own headers' code must not expand them.
+  for (const char* h : {"tpc-defs.h", "tpc-intrinsics.h", "tpc-special.h", "tpc-legacy-aliases.h"})
     args.insert(args.end(), {"-include", fmt::format("{}/{}", kImplicitHeaderDir, h)});
   args.push_back(options.input);
   return args;
@@ -345,7 +349,7 @@ bool setUpInstance(clang::CompilerInstance& ci, const FrontendOptions& options, 
     ci.createDiagnostics(new clang::TextDiagnosticPrinter(llvm::errs(), &invocation->getDiagnosticOpts()), true);
 
   auto memory = llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>();
-  for (const char* h : {"tpc-defs.h", "tpc-special.h"})
+  for (const char* h : {"tpc-defs.h", "tpc-special.h", "tpc-legacy-aliases.h"})
     memory->addFile(fmt::format("{}/{}", kImplicitHeaderDir, h), 0, llvm::MemoryBuffer::getMemBufferCopy(implicitHeader(h, options.arch)));
   memory->addFile(fmt::format("{}/tpc-intrinsics.h", kImplicitHeaderDir), 0, llvm::MemoryBuffer::getMemBufferCopy(intrinsicsHeader));
   auto overlay = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(llvm::vfs::getRealFileSystem());

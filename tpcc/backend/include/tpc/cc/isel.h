@@ -24,8 +24,8 @@ struct KernelSignature {
   std::vector<KernelParam> params;
 };
 
-// Where the front end's implicit headers (tpc-defs.h, tpc-intrinsics.h, tpc-special.h) live, in memory. Code
-// inlined from them is reported at the user's call.
+// Where the front end's implicit headers (tpc-defs.h, tpc-intrinsics.h, tpc-special.h,
+// tpc-legacy-aliases.h) live, in memory. Code inlined from them is reported at the user's call.
 inline constexpr const char* kImplicitHeaderDir = "/tpc-clang/include";
 
 // An error in code generation, with the source position when the IR carries it.
