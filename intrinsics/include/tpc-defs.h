@@ -456,6 +456,17 @@ enum {
 // e_tnsr_dt_location), in the field layout of RMW_* above on every -march.
 #define MkRMW(dt, op, rmw, dl) ((dt) | ((op) << 4) | ((rmw) << 8) | ((dl) << 7))
 
+// The pad value of tensor `a` (what reads outside it return), as each element type: the descriptor holds
+// 32 bits, and a 16- or 8-bit type reads its low bits. `a` is a tensor number, a constant as for get_dim_size.
+#define get_pad_value_float(a) __builtin_bit_cast(float, __tensor_pad_bits(a))
+#define get_pad_value_int(a) ((int)__tensor_pad_bits(a))
+#define get_pad_value_uint(a) ((unsigned int)__tensor_pad_bits(a))
+#define get_pad_value_short(a) ((short)__tensor_pad_bits(a))
+#define get_pad_value_ushort(a) ((unsigned short)__tensor_pad_bits(a))
+#define get_pad_value_char(a) ((char)__tensor_pad_bits(a))
+#define get_pad_value_uchar(a) ((unsigned char)__tensor_pad_bits(a))
+#define get_pad_value_bf16(a) __builtin_bit_cast(bf16, (unsigned short)__tensor_pad_bits(a))
+
 // Lane numbers as vectors of 32-, 16- and 8-bit elements.
 #define V_LANE_ID_32 read_lane_id_4b_b()
 #define V_LANE_ID_16 read_lane_id_2b_b()

@@ -94,7 +94,7 @@ std::vector<std::string_view> fieldValueNames(SwitchField f) {
     case SwitchField::LoopCmp: return {"lt", "le", "gt", "ge", "ne"};
     case SwitchField::Func: return {"recip", "rsqrt", "sqrt", "log", "exp", "tanh", "div", "pow"};
     case SwitchField::Half: return {"all", "low", "high"};
-    case SwitchField::TdescField: return {"size", "stride"};
+    case SwitchField::TdescField: return {"size", "stride", "hwpref", "pad"};
     case SwitchField::Layout: return {"block", "interleaved"};
     case SwitchField::LutFunc: return {"recip", "rsqrt", "sqrt", "log2", "exp2", "sin", "cos", "tanh"};
     default: return {};

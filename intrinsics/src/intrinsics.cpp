@@ -123,6 +123,16 @@ size_t IntrinsicInfo::requiredParams() const {
   return n;
 }
 
+int tensorQueryField(Lowering lowering) {
+  switch (lowering) {
+    case Lowering::TensorDimSize: return 0;
+    case Lowering::TensorDimStride: return 1;
+    case Lowering::TensorHwprefStride: return 2;
+    case Lowering::TensorPadBits: return 3;
+    default: return -1;
+  }
+}
+
 bool isPure(const IntrinsicInfo& in) {
   switch (in.lowering) {
     case Lowering::IndexSpaceOffset:

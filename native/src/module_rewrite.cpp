@@ -194,7 +194,9 @@ class IntrinsicPlanner {
         case isa::Lowering::WideProduct: wideProduct(); break;
         case isa::Lowering::ConvertWiden: convertWiden(); break;
         case isa::Lowering::TensorDimSize:
-        case isa::Lowering::TensorDimStride: tensorQuery(); break;
+        case isa::Lowering::TensorDimStride:
+        case isa::Lowering::TensorHwprefStride:
+        case isa::Lowering::TensorPadBits: tensorQuery(); break;
       }
     } catch (const isa::IntrinsicLoweringError& e) {
       unsupported(fmt::format("{}: {}", info_.name, e.what()));
@@ -333,11 +335,11 @@ class IntrinsicPlanner {
     b_.step(insn, tensorArg);
   }
 
-  // get_dim_size / get_dim_stride: ld_tdesc of one field of tensor `a`'s descriptor (dim is a constant;
-  // the tensor a constant or the entry's tensor parameter), as isel_intrinsics.cpp's tensorQuery.
+  // Descriptor queries (get_dim_size, ...): ld_tdesc of one field of tensor `a`'s descriptor (dim is a
+  // constant; the tensor a constant or the entry's tensor parameter), as isel_intrinsics.cpp's tensorQuery.
   void tensorQuery() {
     isa::SlotInsn insn = make(info_.insn);
-    insn.setField(isa::SwitchField::TdescField, info_.lowering == isa::Lowering::TensorDimStride ? 1u : 0u);
+    insn.setField(isa::SwitchField::TdescField, static_cast<uint32_t>(isa::tensorQueryField(info_.lowering)));
     int tensorArg = param("a");
     if (auto* c = llvm::dyn_cast<llvm::ConstantInt>(arg(tensorArg))) {
       insn.setField(isa::SwitchField::Tensor, static_cast<uint32_t>(c->getZExtValue()) & 0xffu);

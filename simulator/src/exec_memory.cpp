@@ -218,11 +218,19 @@ void genAddr(Core& c, const DecodedSlot& d) {
   c.r.ad[d.dst] = t.base + static_cast<uint64_t>(off * static_cast<int64_t>(dtypeSize(t.dtype)));
 }
 
-// ld_tdesc: a field of a tensor descriptor: field=size of dimension `dim`, or field=stride (in elements).
+// ld_tdesc: a field of a tensor descriptor: the size of dimension `dim`, its stride (in elements), the
+// hardware prefetch stride, or the pad value's raw bits. The simulator has no hardware prefetcher and its
+// launches configure none, so the prefetch stride reads 0 (kernels use it as a count of prefetches, which
+// have no architectural effect).
 void ldTdesc(Core& c, const DecodedSlot& d) {
   const TensorDesc& t = c.tensor(d.field(SwitchField::Tensor));
   const uint32_t dim = d.field(SwitchField::Dim) % kMaxDims;
-  c.r.s[d.dst] = static_cast<uint32_t>(d.field(SwitchField::TdescField) == 1 ? t.strides[dim] : t.sizes[dim]);
+  switch (d.field(SwitchField::TdescField)) {
+    case 0: c.r.s[d.dst] = static_cast<uint32_t>(t.sizes[dim]); break;
+    case 1: c.r.s[d.dst] = static_cast<uint32_t>(t.strides[dim]); break;
+    case 2: c.r.s[d.dst] = 0; break;
+    default: c.r.s[d.dst] = t.padding; break;
+  }
 }
 
 void prefetch(Core&, const DecodedSlot&) {}  // a cache hint: no architectural effect

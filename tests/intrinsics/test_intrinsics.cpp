@@ -225,9 +225,11 @@ TEST(Intrinsics, RowsAgreeWithTheirInstruction) {
         break;
       case Lowering::TensorDimSize:
       case Lowering::TensorDimStride:
+      case Lowering::TensorHwprefStride:
+      case Lowering::TensorPadBits:
         EXPECT_EQ(in.insn, InsnId::LdTdesc);
         EXPECT_GE(in.paramIndex("a"), 0);
-        EXPECT_GE(in.paramIndex("dim"), 0);
+        EXPECT_EQ(in.paramIndex("dim") >= 0, tensorQueryField(in.lowering) <= 1) << in.name;
         EXPECT_TRUE(insn.allowsField(SwitchField::Dim));
         predicated = false;
         break;

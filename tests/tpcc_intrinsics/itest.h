@@ -189,6 +189,7 @@ struct Tensor {
   int size = 4;  // bytes per element
   std::array<int64_t, 5> sizes{1, 1, 1, 1, 1};
   std::vector<uint8_t> bytes;
+  uint32_t padding = 0;  // the descriptor's pad value (raw bits): what reads outside the tensor return
   int64_t count() const {
     int64_t n = 1;
     for (int64_t s : sizes) n *= s;
@@ -327,7 +328,7 @@ inline RunResult launchAndCollect(const tpc::sim::Program& program, const tpc::s
                                   tpc::sim::Dims5 space) {
   RunResult r;
   tpc::sim::Launch launch(program, opt);
-  for (const Tensor& t : tensors) launch.addTensor(t.dtype, t.sizes, t.bytes);
+  for (const Tensor& t : tensors) launch.addTensor(t.dtype, t.sizes, t.bytes, t.padding);
   launch.setScalars(scalars);
   launch.setIndexSpace(space);
   tpc::sim::LaunchResult res = launch.run();

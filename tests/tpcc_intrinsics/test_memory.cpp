@@ -572,6 +572,48 @@ TEST_P(Memory, TensorDimSizeAndStride) {
   expectElements(r.tensors[2], want, "get_dim_size/get_dim_stride");
 }
 
+// The pad-value accessors (get_pad_value_* of tpc-defs.h over ld_tdesc field=pad) and
+// get_tensor_hwpref_stride, against the pad values the test binds, and a load outside the tensor as the
+// second path to the same value.
+TEST_P(Memory, TensorPadValueAndPrefetchStride) {
+  const char* src = R"(
+void main(tensor a, tensor b, tensor c8, tensor out, tensor outside)
+{
+    int5 c = 0;
+    unsigned int v[10];
+    v[0] = as_uint(get_pad_value_float(a));
+    v[1] = (unsigned int)get_pad_value_int(a);
+    v[2] = get_pad_value_uint(a);
+    v[3] = (unsigned int)(int)get_pad_value_short(b);
+    v[4] = (unsigned int)get_pad_value_ushort(b);
+    v[5] = (unsigned int)__builtin_bit_cast(unsigned short, get_pad_value_bf16(b));
+    v[6] = (unsigned int)(int)(signed char)get_pad_value_char(c8);
+    v[7] = (unsigned int)get_pad_value_uchar(c8);
+    v[8] = get_tensor_hwpref_stride(a);
+    v[9] = get_tensor_hwpref_stride(c8);
+    for (int k = 0; k < 10; k++) {
+        c[0] = k;
+        s_u32_st_g(gen_addr(c, out), v[k]);
+    }
+    int5 far = {-100, 0, 0, 0, 0};
+    v_f32_st_tnsr(c * 0, outside, v_f32_ld_tnsr_b(far, a));
+}
+)";
+  auto text = build(src);
+  if (text.empty()) return;
+  const Type &f32 = type("f32"), &bf16 = type("bf16"), &i8 = type("i8"), &u32 = type("u32");
+  Tensor a = makeTensor(f32, {10}), b = makeTensor(bf16, {10}), c8 = makeTensor(i8, {10});
+  a.padding = bitsOf(-2.5f);
+  b.padding = 0xbeefc0a0u;  // a bf16 tensor reads the low half: -5.0
+  c8.padding = 0x77f3u;     // an i8 tensor reads the low byte: -13
+  RunResult r = exec(text, {a, b, c8, makeTensor(u32, {10}), makeTensor(f32, {64})}, {}, {1, 1, 1, 1, 1}, 1);
+  if (r.tensors.empty()) return;
+  const uint32_t pa = bitsOf(-2.5f);
+  expectElements(r.tensors[3], {pa, pa, pa, 0xffffc0a0u, 0xc0a0u, 0xc0a0u, 0xfffffff3u, 0xf3u, 0, 0},
+                 "get_pad_value_{float,int,uint,short,ushort,bf16,char,uchar}, get_tensor_hwpref_stride");
+  expectElements(r.tensors[4], std::vector<uint32_t>(64, pa), "a load outside the tensor");
+}
+
 ITEST_INSTANTIATE(Memory);
 
 }  // namespace

@@ -52,7 +52,9 @@ class Lowerer {
       case isa::Lowering::MovDualGroup: return movDualGroup(false);
       case isa::Lowering::MovDualGroupAll: return movDualGroup(true);
       case isa::Lowering::TensorDimSize:
-      case isa::Lowering::TensorDimStride: return tensorQuery();
+      case isa::Lowering::TensorDimStride:
+      case isa::Lowering::TensorHwprefStride:
+      case isa::Lowering::TensorPadBits: return tensorQuery();
       case isa::Lowering::ConvertAllNarrow: return convertAll(false);
       case isa::Lowering::ConvertAllWiden: return convertAll(true);
       case isa::Lowering::WideProduct: return wideProduct();
@@ -279,10 +281,11 @@ class Lowerer {
     finish(m, p);
   }
 
-  // get_dim_size / get_dim_stride: one field of the descriptor of tensor `a` (dim is a constant).
+  // get_dim_size, get_dim_stride, get_tensor_hwpref_stride, __tensor_pad_bits: one field of the descriptor of
+  // tensor `a` (dim, where there is one, is a constant).
   void tensorQuery() {
     MInst m = base(info_.insn);
-    m.sw = isa::switchField(SwitchField::TdescField).set(m.sw, info_.lowering == isa::Lowering::TensorDimStride ? 1u : 0u);
+    m.sw = isa::switchField(SwitchField::TdescField).set(m.sw, static_cast<uint32_t>(isa::tensorQueryField(info_.lowering)));
     m.sw = isa::switchField(SwitchField::Tensor).set(m.sw, static_cast<uint32_t>(cx_.tensorNumber(arg("a"), info_.name)));
     m.dst = cx_.valueReg(&call_);
     cx_.emitInst(m);

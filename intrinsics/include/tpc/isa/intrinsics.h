@@ -33,6 +33,8 @@ enum class Lowering : uint8_t {
   LdTnsrHigh,        // tensor load of the high half of the lanes: ld_tnsr_partial off=n/2 size=n/2
   TensorDimSize,     // get_dim_size(a, dim): ld_tdesc fn=0 of tensor a
   TensorDimStride,   // get_dim_stride(a, dim): ld_tdesc fn=1
+  TensorHwprefStride,  // get_tensor_hwpref_stride(a): ld_tdesc field=hwpref
+  TensorPadBits,     // __tensor_pad_bits(a): ld_tdesc field=pad, the raw 32 bits (get_pad_value_* in tpc-defs.h)
   ConvertAllNarrow,  // v_convert_f32_to_bf16_all: pair src -> convert layout=interleaved part=0 (src.v1), part=1 (src.v2)
   ConvertAllWiden,   // v_convert_bf16_to_f32_all: src -> pair: .v1 = convert part=0, .v2 = part=1 (layout=interleaved)
   ConvertWiden,      // up-convert without a lane: convert layout=interleaved part=0 (source lanes 0, r, 2r, ...)
@@ -60,6 +62,9 @@ struct IntrinsicInfo {
 // A computation on its arguments alone (SPU and VPU instructions, the index space): no memory, no other
 // effect. Its builtin is declared __attribute__((const)), so LLVM may merge, hoist and delete calls.
 bool isPure(const IntrinsicInfo& in);
+
+// The ld_tdesc field (SwitchField::TdescField) a descriptor query reads; -1 for other lowerings.
+int tensorQueryField(Lowering lowering);
 
 const std::vector<IntrinsicInfo>& allIntrinsics();
 const IntrinsicInfo* findIntrinsic(std::string_view name);
