@@ -89,7 +89,7 @@ std::string formatImm(const SlotInsn& insn) {
 // Named values of the enumerated switch fields.
 std::vector<std::string_view> fieldValueNames(SwitchField f) {
   switch (f) {
-    case SwitchField::Rm: return {"rhne", "rz", "ru", "rd", "rhaz", "sr"};
+    case SwitchField::Rm: return {"rhne", "rz", "ru", "rd", "rhaz", "sr", "csr"};
     case SwitchField::Rmw: return {"none", "add", "sub", "min", "max"};
     case SwitchField::LoopCmp: return {"lt", "le", "gt", "ge", "ne"};
     case SwitchField::Func: return {"recip", "rsqrt", "sqrt", "log", "exp", "tanh", "div", "pow"};

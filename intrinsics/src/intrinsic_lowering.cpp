@@ -10,6 +10,7 @@ namespace {
 constexpr uint32_t kSwSat = 1u << 0;            // SW_SAT
 constexpr uint32_t kSwRhu = 1u << 1;            // SW_RHU (ash)
 constexpr uint32_t kSwNeg = 1u << 1;            // SW_NEG (mac)
+constexpr uint32_t kSwMmio = 1u << 0;           // SW_MMIO (ld_l / st_l)
 constexpr uint32_t kSwRound = 7u << 16;         // SW_RHNE .. SW_SR_RNE
 constexpr uint32_t kSwClipFp = 1u << 20;        // SW_CLIP_FP: float results clip to the largest finite value
 constexpr uint32_t kSwLinear = 1u << 24;        // SW_LINEAR (high-level converts)
@@ -88,9 +89,15 @@ uint32_t translateSwitches(const IntrinsicInfo& info, const InsnInfo& insn, cons
     used |= kSwFormFp;
   }
   if (insn.allowsField(SwitchField::Rm)) {
-    static constexpr uint32_t kRound[] = {0, 1, 2, 3, 5, 0, 4, 5};  // RHNE RZ RU RD SR CSR RHAZ SR_RNE
-    set(SwitchField::Rm, kRound[(vendor & kSwRound) >> 16]);
+    set(SwitchField::Rm, static_cast<uint32_t>(roundingModeFromVendor((vendor & kSwRound) >> 16)));
     used |= kSwRound;
+  }
+  if (insn.allowsField(SwitchField::Mmio)) {  // s_<t>_ld_l / s_<t>_st_l: SW_MMIO
+    if ((vendor & kSwMmio) && dtypeSize(info.dtype) != 4)
+      fail(fmt::format("SW_MMIO needs a 32-bit type: MMIO registers are 32 bits wide ({} has {}-bit elements)",
+                       info.name, dtypeSize(info.dtype) * 8));
+    set(SwitchField::Mmio, (vendor & kSwMmio) ? 1u : 0u);
+    used |= kSwMmio;
   }
   if (insn.allowsField(SwitchField::GroupEn)) {  // mov_group: groups (bits 0-1) and dual groups (bits 2-5)
     set(SwitchField::GroupEn, vendor & 3u);

@@ -133,7 +133,10 @@ int tensorQueryField(Lowering lowering) {
   }
 }
 
+bool readsCoreState(const IntrinsicInfo& in) { return insnInfo(in.insn).allowsField(SwitchField::Rm); }
+
 bool isPure(const IntrinsicInfo& in) {
+  if (readsCoreState(in)) return false;
   switch (in.lowering) {
     case Lowering::IndexSpaceOffset:
     case Lowering::IndexSpaceSize:

@@ -6,7 +6,8 @@ namespace tpc::isa {
 
 namespace {
 
-#define SWF(Id) (1u << static_cast<unsigned>(SwitchField::Id))
+#define SWF(Id) (uint64_t{1} << static_cast<unsigned>(SwitchField::Id))
+static_assert(tpc::isa::kNumSwitchFields <= 64, "InsnInfo::switchFields holds one bit per switch field");
 
 constexpr SwitchFieldInfo kSwitchFields[] = {
 #define SWITCH_FIELD(Id, name, shift, width) {name, shift, width},
@@ -69,7 +70,7 @@ const Tables& tables() {
 }
 
 constexpr ArchInfo kArchs[] = {
-#define ARCH(Id, name, cores, slm, vlm, types, penalty) {Arch::Id, name, cores, slm, vlm, types, penalty},
+#define ARCH(Id, name, cores, slm, vlm, types, penalty, csr) {Arch::Id, name, cores, slm, vlm, types, penalty, csr},
 #include "../isa/arch.def"
 #undef ARCH
 };
@@ -108,7 +109,7 @@ std::string_view regFilePrefix(RegFile f) {
 const SwitchFieldInfo& switchField(SwitchField f) { return kSwitchFields[static_cast<int>(f)]; }
 
 std::string_view roundingModeName(RoundingMode m) {
-  static constexpr std::string_view kNames[] = {"rhne", "rz", "ru", "rd", "rhaz", "sr"};
+  static constexpr std::string_view kNames[] = {"rhne", "rz", "ru", "rd", "rhaz", "sr", "csr"};
   auto i = static_cast<size_t>(m);
   return i < std::size(kNames) ? kNames[i] : "?";
 }
@@ -137,6 +138,24 @@ bool accessesTensorData(InsnId id) {
     case InsnId::StTnsr: case InsnId::StTnsrPartial: case InsnId::StTnsrPartialR: return true;
     default: return false;
   }
+}
+
+bool touchesCoreState(InsnId id, uint32_t sw) {
+  switch (id) {
+    case InsnId::VpuConvert: case InsnId::SpuConvert: case InsnId::VpuConvertInt: case InsnId::SpuConvertInt: {
+      auto rm = static_cast<RoundingMode>(switchField(SwitchField::Rm).get(sw));
+      return rm == RoundingMode::SR || rm == RoundingMode::CSR;
+    }
+    case InsnId::LdL: case InsnId::StL: return switchField(SwitchField::Mmio).get(sw) != 0;
+    default: return false;
+  }
+}
+
+RoundingMode roundingModeFromVendor(uint32_t code) {
+  static constexpr RoundingMode kModes[] = {RoundingMode::RHNE, RoundingMode::RZ,  RoundingMode::RU,
+                                            RoundingMode::RD,   RoundingMode::SR,  RoundingMode::CSR,
+                                            RoundingMode::RHAZ, RoundingMode::SR};
+  return kModes[code & 7u];
 }
 
 const InsnInfo* findInsn(Slot s, std::string_view mnemonic) {

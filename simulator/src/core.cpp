@@ -41,6 +41,7 @@ void Core::reset(const IndexBox& box, std::span<const uint32_t> scalarParams) {
   fault_.reset();
   control = Control::None;
   rng_ = 0x9E3779B97F4A7C15ull * static_cast<uint64_t>(id_ + 1);
+  mmio = MmioRegisters{};
   for (size_t k = 0; k < scalarParams.size() && k < static_cast<size_t>(isa::kNumSRegs); ++k) r.s[k] = scalarParams[k];
   for (int k = 0; k < 5; ++k) {
     r.i[isa::kIndexSpaceOffsetReg][k] = static_cast<int32_t>(box.offset[k]);
@@ -97,6 +98,31 @@ uint8_t* Core::globalAt(uint64_t address, uint32_t bytes) {
   if (!env_.global->contains(address, bytes))
     throw ExecError(fmt::format("global memory access of {} bytes at 0x{:x} is outside every tensor", bytes, address));
   return env_.global->hostPtr(address);
+}
+
+namespace {
+constexpr std::string_view kModelledMmio = "CONV_ROUND_CSR";
+
+// The MMIO register at `offset`, or a fault that says which registers this architecture models.
+uint32_t* mmioRegister(const isa::ArchInfo& arch, MmioRegisters& regs, uint64_t offset, const char* access) {
+  if (arch.convRoundCsr != 0 && offset == arch.convRoundCsr) return &regs.convRoundCsr;
+  if (arch.convRoundCsr == 0)
+    throw ExecError(fmt::format("{} of MMIO offset 0x{:x}: no MMIO register is modelled on {}", access, offset,
+                                arch.name));
+  throw ExecError(fmt::format("{} of MMIO offset 0x{:x}: not a modelled register ({} is 0x{:x} on {})", access,
+                              offset, kModelledMmio, arch.convRoundCsr, arch.name));
+}
+}  // namespace
+
+uint32_t Core::readMmio(uint64_t offset) { return *mmioRegister(*env_.arch, mmio, offset, "ld_l"); }
+
+void Core::writeMmio(uint64_t offset, uint32_t value) {
+  uint32_t* reg = mmioRegister(*env_.arch, mmio, offset, "st_l");
+  // CONV_ROUND_CSR keeps 3 bits: a rounding code, which may not itself say "take it from the CSR".
+  const uint32_t mode = value & 7u;
+  if (isa::roundingModeFromVendor(mode) == isa::RoundingMode::CSR)
+    throw ExecError(fmt::format("st_l of {}: mode {} (csr) is not a rounding mode", kModelledMmio, mode));
+  *reg = mode;
 }
 
 uint32_t Core::nextRandom() {

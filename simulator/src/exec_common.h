@@ -87,6 +87,10 @@ template <DType T> inline void writeScalar(Core& c, const DecodedSlot& d, St<T> 
   c.r.s[d.dst] = sem::toScalarReg<T>(v);
 }
 
+// The fixed-point converts (convert_int) have no stochastic rounding; with rm=csr the CSR may still hold it.
+inline constexpr const char* kConvertIntSr =
+    "convert_int with rm=csr: CONV_ROUND_CSR holds sr, which the fixed-point converts do not support";
+
 // Families of semantics functions, each looked up by its own file.
 ExecFn vectorAluExec(const isa::SlotInsn& insn);
 ExecFn vectorDataExec(const isa::SlotInsn& insn);

@@ -158,13 +158,29 @@ template <DType T, int SizeSrc = -1> void stTnsrPartial(Core& c, const DecodedSl
 }
 
 // Scalar local memory: natural alignment of the element.
+// With mmio, the address is an MMIO register of the core (32 bits) instead of scalar local memory.
+template <DType T> void checkMmioWidth(const DecodedSlot& d) {
+  if (sizeof(St<T>) != sizeof(uint32_t))
+    throw ExecError(fmt::format("MMIO access of {}-bit elements: MMIO registers are 32 bits", sizeof(St<T>) * 8));
+}
 template <DType T> void ldL(Core& c, const DecodedSlot& d) {
   St<T> v;
-  std::memcpy(&v, c.scalarLocalAt(rawScalarSrc(c, d, 0), sizeof(St<T>)), sizeof v);
+  if (d.field(SwitchField::Mmio)) {
+    checkMmioWidth<T>(d);
+    const uint32_t raw = c.readMmio(rawScalarSrc(c, d, 0));
+    std::memcpy(&v, &raw, sizeof v);
+  } else {
+    std::memcpy(&v, c.scalarLocalAt(rawScalarSrc(c, d, 0), sizeof(St<T>)), sizeof v);
+  }
   writeScalar<T>(c, d, v);
 }
 template <DType T> void stL(Core& c, const DecodedSlot& d) {
   St<T> v = sem::fromScalarReg<T>(c.r.s[d.src[1]]);
+  if (d.field(SwitchField::Mmio)) {
+    checkMmioWidth<T>(d);
+    c.writeMmio(rawScalarSrc(c, d, 0), c.r.s[d.src[1]]);
+    return;
+  }
   std::memcpy(c.scalarLocalAt(rawScalarSrc(c, d, 0), sizeof(St<T>)), &v, sizeof v);
 }
 

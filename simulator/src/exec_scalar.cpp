@@ -55,7 +55,7 @@ template <DType T, CmpOp kOp> void sCmp(Core& c, const DecodedSlot& d) {
 }
 
 template <DType From, DType To> void sConvert(Core& c, const DecodedSlot& d) {
-  auto rm = static_cast<isa::RoundingMode>(d.field(SwitchField::Rm));
+  const isa::RoundingMode rm = c.roundingMode(d);
   uint32_t rnd = rm == isa::RoundingMode::SR ? c.nextRandom() : 0;
   St<To> r = sem::convert<From, To>(scalarSrc<From>(c, d, 0), rm, d.field(SwitchField::Sat), rnd);
   c.r.s[d.dst] = sem::toScalarReg<To>(r);
@@ -77,7 +77,8 @@ template <DType T> void sAsh(Core& c, const DecodedSlot& d) {
 }
 template <DType From, DType To> void sConvertInt(Core& c, const DecodedSlot& d) {
   auto s = static_cast<int8_t>(static_cast<uint8_t>(rawScalarSrc(c, d, 1)));
-  auto rm = static_cast<isa::RoundingMode>(d.field(SwitchField::Rm));
+  const isa::RoundingMode rm = c.roundingMode(d);
+  if (rm == isa::RoundingMode::SR) throw ExecError(kConvertIntSr);
   c.r.s[d.dst] = sem::toScalarReg<To>(sem::convertInt<From, To>(scalarSrc<From>(c, d, 0), s, rm));
 }
 

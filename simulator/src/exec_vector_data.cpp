@@ -167,7 +167,7 @@ template <DType From, DType To> void vConvert(Core& c, const DecodedSlot& d) {
   constexpr int kFrom = kLanes<From>, kTo = kLanes<To>;
   constexpr int kN = kFrom < kTo ? kFrom : kTo;
   constexpr int kRatio = (kFrom > kTo ? kFrom : kTo) / kN;
-  auto rm = static_cast<isa::RoundingMode>(d.field(SwitchField::Rm));
+  const isa::RoundingMode rm = c.roundingMode(d);
   bool sat = d.field(SwitchField::Sat);
   int part = static_cast<int>(d.field(SwitchField::Part));
   const bool interleaved = d.field(SwitchField::Layout) != 0;
@@ -206,7 +206,8 @@ template <DType From, DType To> void vConvert(Core& c, const DecodedSlot& d) {
 // belongs to the source lane (the reference's bool64 for 32-bit sources).
 template <DType From, DType To> void vConvertInt(Core& c, const DecodedSlot& d) {
   constexpr int kRatio = static_cast<int>(sizeof(St<From>) / sizeof(St<To>));
-  auto rm = static_cast<isa::RoundingMode>(d.field(SwitchField::Rm));
+  const isa::RoundingMode rm = c.roundingMode(d);
+  if (rm == isa::RoundingMode::SR) throw ExecError(kConvertIntSr);
   const int part = static_cast<int>(d.field(SwitchField::Part));
   St<To>* dst = c.r.v[d.dst].template lanes<St<To>>();
   const St<From>* a = vsrc<From>(c, d, 0);

@@ -125,7 +125,7 @@ TEST(Validate, RejectsEachBrokenRule) {
       {"missing operand", [](SlotInsn& i) { i.dst = {}; }, "missing operand dst"},
       {"second type out of range", [](SlotInsn& i) { i.setField(SwitchField::Dt2, 9); }, "second data type 9"},
       {"part out of range", [](SlotInsn& i) { i.setField(SwitchField::Part, 0); i.setField(SwitchField::Dt2, 1); i.setField(SwitchField::Part, 2); }, "part 2 out of range"},
-      {"unknown rounding mode", [](SlotInsn& i) { i.setField(SwitchField::Rm, 6); }, "unknown rounding mode 6"},
+      {"unknown rounding mode", [](SlotInsn& i) { i.setField(SwitchField::Rm, 7); }, "unknown rounding mode 7"},
       {"switch bit not allowed", [](SlotInsn& i) { i.sw |= 1u << 13; }, "not allowed"},
       {"vector predicate out of range", [](SlotInsn& i) { i.predVector = true; i.predIndex = 16; }, "predicate register out of range"},
       {"immediate set but unused", [](SlotInsn& i) { i.imm = 1; }, "immediate field set but unused"},

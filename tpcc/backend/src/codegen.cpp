@@ -273,6 +273,9 @@ void optimizeModule(llvm::Module& module, int optLevel, int unrollCount) {
     if (f.isDeclaration() && f.getName().starts_with(isa::kBuiltinPrefix.data())) {
       f.addFnAttr(llvm::Attribute::NoUnwind);
       f.addFnAttr(llvm::Attribute::WillReturn);
+      const isa::IntrinsicInfo* in = isa::findIntrinsic(f.getName().drop_front(isa::kBuiltinPrefix.size()));
+      if (in && isa::readsCoreState(*in))
+        f.setMemoryEffects(llvm::MemoryEffects::inaccessibleMemOnly(llvm::ModRefInfo::Ref));
     }
 
   llvm::PipelineTuningOptions tuning;

@@ -69,11 +69,9 @@ template <class F> void forEachRead(const MInst& mi, F f) {
 int latency(const MInst& mi) { return isa::insnInfo(mi.op).latency; }
 
 // Memory an instruction touches: tensor N -> N, local -> 100, global -> 200, printf -> 300, the core's
-// random stream (stochastic rounding, drawn in program order as the native reference does) -> 400; -1 none.
+// state (random stream, MMIO registers: isa::touchesCoreState, kept in program order) -> 400; -1 none.
 int memoryKey(const MInst& mi) {
-  if ((mi.op == InsnId::VpuConvert || mi.op == InsnId::SpuConvert) &&
-      isa::switchField(isa::SwitchField::Rm).get(mi.sw) == static_cast<uint32_t>(isa::RoundingMode::SR))
-    return 400;
+  if (isa::touchesCoreState(mi.op, mi.sw)) return 400;
   if (isa::accessesTensorData(mi.op)) return static_cast<int>(isa::switchField(isa::SwitchField::Tensor).get(mi.sw));
   switch (mi.op) {
     case InsnId::LdL: case InsnId::LdLV: case InsnId::StL: case InsnId::StLV: return 100;

@@ -22,17 +22,13 @@ namespace {
 
 using isa::InsnId;
 
-enum class Memory { None, Tensor, Local, Global, Printf, Random };
-
-// Instructions that draw from the core's random stream (stochastic rounding): kept in program order among
-// themselves, so that the simulator draws in the order the native reference does.
-bool drawsRandom(const MInst& mi) {
-  return (mi.op == InsnId::VpuConvert || mi.op == InsnId::SpuConvert) &&
-         isa::switchField(isa::SwitchField::Rm).get(mi.sw) == static_cast<uint32_t>(isa::RoundingMode::SR);
-}
+// CoreState: the core's random stream and MMIO registers (isa::touchesCoreState), kept in program order, so
+// that the simulator draws in the order the native reference does and a convert sees the CONV_ROUND_CSR
+// that the program wrote before it.
+enum class Memory { None, Tensor, Local, Global, Printf, CoreState };
 
 Memory memoryOf(const MInst& mi) {
-  if (drawsRandom(mi)) return Memory::Random;
+  if (isa::touchesCoreState(mi.op, mi.sw)) return Memory::CoreState;
   if (isa::accessesTensorData(mi.op)) return Memory::Tensor;
   switch (mi.op) {
     case InsnId::LdL: case InsnId::LdLV: case InsnId::StL: case InsnId::StLV: return Memory::Local;
@@ -58,7 +54,7 @@ bool sameMemory(const MemoryKey& a, const MemoryKey& b) {
 
 bool isStore(const MInst& mi) {
   Memory m = memoryOf(mi);
-  return isa::insnInfo(mi.op).slot == isa::Slot::Store || m == Memory::Printf || m == Memory::Random;
+  return isa::insnInfo(mi.op).slot == isa::Slot::Store || m == Memory::Printf || m == Memory::CoreState;
 }
 
 // One instruction to place: a machine instruction or a block-ending jump/halt.

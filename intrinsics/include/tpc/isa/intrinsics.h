@@ -62,6 +62,11 @@ struct IntrinsicInfo {
 // A computation on its arguments alone (SPU and VPU instructions, the index space): no memory, no other
 // effect. Its builtin is declared __attribute__((const)), so LLVM may merge, hoist and delete calls.
 bool isPure(const IntrinsicInfo& in);
+// Whether the intrinsic's result may depend on the core's state: a convert rounds by CONV_ROUND_CSR with
+// SW_CSR and draws from the random stream with SW_SR. Not pure; the compiler declares it as reading only
+// memory no pointer reaches, so LLVM keeps it after the MMIO store that sets the mode (a call with unknown
+// effects) and may still delete, merge and hoist it where no such store intervenes.
+bool readsCoreState(const IntrinsicInfo& in);
 
 // The ld_tdesc field (SwitchField::TdescField) a descriptor query reads; -1 for other lowerings.
 int tensorQueryField(Lowering lowering);

@@ -54,10 +54,15 @@ struct SwitchFieldInfo {
 const SwitchFieldInfo& switchField(SwitchField f);
 inline constexpr int kNumSwitchFields = static_cast<int>(SwitchField::Count);
 
-// Rounding modes of the rm switch field.
-enum class RoundingMode : uint8_t { RHNE = 0, RZ = 1, RU = 2, RD = 3, RHAZ = 4, SR = 5 };
-inline constexpr int kNumRoundingModes = 6;
+// Rounding modes of the rm switch field. CSR takes the mode from the core's CONV_ROUND_CSR register (an
+// MMIO register the kernel writes with st_l mmio; see ArchInfo::convRoundCsr).
+enum class RoundingMode : uint8_t { RHNE = 0, RZ = 1, RU = 2, RD = 3, RHAZ = 4, SR = 5, CSR = 6 };
+inline constexpr int kNumRoundingModes = 7;
 std::string_view roundingModeName(RoundingMode m);
+// The vendor's 3-bit rounding code (e_round_mode, SW_RHNE..SW_SR_RNE >> 16, and the mode field of
+// CONV_ROUND_CSR): 0 RHNE, 1 RZ, 2 RU, 3 RD, 4 SR, 5 CSR, 6 RHAZ, 7 SR_RNE (stochastic; denormals flush
+// anyway, so it is SR here).
+RoundingMode roundingModeFromVendor(uint32_t code);
 
 // Read-modify-write operations of a tensor store.
 enum class RmwOp : uint8_t { None = 0, Add = 1, Sub = 2, Min = 3, Max = 4 };
@@ -103,7 +108,7 @@ struct InsnInfo {
   std::array<uint32_t, 5> kinds;   // allowed register files of dst, src0..src3 (kindBit masks)
   uint32_t types;                  // allowed element types (bit i = DType i); 0: the insn has no data type
   uint8_t latency;                 // cycles until the destination may be read
-  uint32_t switchFields;           // allowed switch fields (bit i = SwitchField i)
+  uint64_t switchFields;           // allowed switch fields (bit i = SwitchField i)
   uint32_t flags;                  // InsnFlag
 
   bool hasDType() const { return types != 0; }
@@ -121,6 +126,11 @@ const InsnInfo* findInsn(Slot s, std::string_view mnemonic);
 // Whether the instruction reads or writes the elements of the tensor its tnsr field names (ld_tnsr,
 // st_tnsr and their partial forms; not gen_addr or ld_tdesc, which only read the descriptor).
 bool accessesTensorData(InsnId id);
+// Whether the instruction reads or changes the core's configuration state rather than registers or memory:
+// a stochastic-rounding convert draws from the core's random stream, a convert with rm=csr reads
+// CONV_ROUND_CSR, ld_l/st_l with mmio read and write the MMIO registers. Schedulers keep these in program
+// order (and a write a bundle before the next access), so every execution path sees the same state.
+bool touchesCoreState(InsnId id, uint32_t sw);
 
 // Architectures.
 enum class Arch : uint8_t {
@@ -136,6 +146,7 @@ struct ArchInfo {
   uint32_t scalarLocalBytes, vectorLocalBytes;
   uint32_t types;  // element types with arithmetic support
   int branchPenalty;
+  uint32_t convRoundCsr;  // MMIO offset of CONV_ROUND_CSR; 0: no MMIO register is modelled
 };
 const ArchInfo& archInfo(Arch a);
 const ArchInfo* findArch(std::string_view name);

@@ -50,6 +50,12 @@ struct Watch {
   std::vector<uint8_t> last;
 };
 
+// The core's MMIO registers that kernels reach with ld_l/st_l mmio, at the offsets of the architecture's
+// map (isa::ArchInfo). Reset with the core.
+struct MmioRegisters {
+  uint32_t convRoundCsr = 0;  // CONV_ROUND_CSR: the vendor's 3-bit rounding code of converts with rm=csr
+};
+
 struct LoopFrame {
   uint32_t startPc, endPc;  // bundle indices of the first and last bundle of the body
   uint8_t iterReg;
@@ -97,6 +103,7 @@ class Core {
 
   // Architectural state, read and written directly by the instruction semantics and the debugger.
   RegisterFile r;
+  MmioRegisters mmio;
 
   // Used by instruction semantics.
   const TensorDesc& tensor(uint32_t n) const;
@@ -105,6 +112,14 @@ class Core {
   uint8_t* vectorLocalAt(uint64_t address);
   uint8_t* globalAt(uint64_t address, uint32_t bytes);
   uint32_t nextRandom();  // stochastic rounding
+  // ld_l/st_l mmio: a register of the architecture's MMIO map; any other offset is a fault.
+  uint32_t readMmio(uint64_t offset);
+  void writeMmio(uint64_t offset, uint32_t value);
+  // A convert's rounding mode: its rm field, or for rm=csr the mode CONV_ROUND_CSR holds.
+  isa::RoundingMode roundingMode(const DecodedSlot& d) const {
+    auto rm = static_cast<isa::RoundingMode>(d.field(isa::SwitchField::Rm));
+    return rm == isa::RoundingMode::CSR ? isa::roundingModeFromVendor(mmio.convRoundCsr) : rm;
+  }
   CoreStats& mutableStats() { return stats_; }
   // Control transfers requested by the SPU slot, applied at the end of the bundle.
   enum class Control : uint8_t { None, Jump, LoopStart, LoopSkip, Halt };
