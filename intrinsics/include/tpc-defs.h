@@ -467,6 +467,16 @@ enum {
 #define get_pad_value_uchar(a) ((unsigned char)__tensor_pad_bits(a))
 #define get_pad_value_bf16(a) __builtin_bit_cast(bf16, (unsigned short)__tensor_pad_bits(a))
 
+// The core's SEMAPHORE register, which aso counts: an MMIO register at 0xD74 on gaudi2 and gaudi3. None is
+// modelled on gaudi, where an access is a kernel fault that says so.
+#if defined(__gaudi__)
+#define __TPC_MMIO_SEMAPHORE 0u
+#else
+#define __TPC_MMIO_SEMAPHORE 0xD74u
+#endif
+#define get_semaphore_value() ((int)s_u32_ld_l(__TPC_MMIO_SEMAPHORE, SW_MMIO))
+#define set_semaphore_value(value) s_u32_st_l(__TPC_MMIO_SEMAPHORE, (unsigned int)(value), SW_MMIO)
+
 // Lane numbers as vectors of 32-, 16- and 8-bit elements.
 #define V_LANE_ID_32 read_lane_id_4b_b()
 #define V_LANE_ID_16 read_lane_id_2b_b()

@@ -11,6 +11,7 @@ constexpr uint32_t kSwSat = 1u << 0;            // SW_SAT
 constexpr uint32_t kSwRhu = 1u << 1;            // SW_RHU (ash)
 constexpr uint32_t kSwNeg = 1u << 1;            // SW_NEG (mac)
 constexpr uint32_t kSwMmio = 1u << 0;           // SW_MMIO (ld_l / st_l)
+constexpr uint32_t kSwAso = 3u << 8;            // SW_DEC, SW_VPU (aso)
 constexpr uint32_t kSwRound = 7u << 16;         // SW_RHNE .. SW_SR_RNE
 constexpr uint32_t kSwClipFp = 1u << 20;        // SW_CLIP_FP: float results clip to the largest finite value
 constexpr uint32_t kSwLinear = 1u << 24;        // SW_LINEAR (high-level converts)
@@ -91,6 +92,10 @@ uint32_t translateSwitches(const IntrinsicInfo& info, const InsnInfo& insn, cons
   if (insn.allowsField(SwitchField::Rm)) {
     set(SwitchField::Rm, static_cast<uint32_t>(roundingModeFromVendor((vendor & kSwRound) >> 16)));
     used |= kSwRound;
+  }
+  if (insn.allowsField(SwitchField::AsoDec)) {  // aso: SW_DEC (bit 8); SW_SPU/SW_VPU (bit 9) name the
+    set(SwitchField::AsoDec, (vendor >> 8) & 1u);   // pipeline stage of the update, which has no other effect
+    used |= kSwAso;
   }
   if (insn.allowsField(SwitchField::Mmio)) {  // s_<t>_ld_l / s_<t>_st_l: SW_MMIO
     if ((vendor & kSwMmio) && dtypeSize(info.dtype) != 4)

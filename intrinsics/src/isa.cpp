@@ -70,7 +70,7 @@ const Tables& tables() {
 }
 
 constexpr ArchInfo kArchs[] = {
-#define ARCH(Id, name, cores, slm, vlm, types, penalty, csr) {Arch::Id, name, cores, slm, vlm, types, penalty, csr},
+#define ARCH(Id, name, cores, slm, vlm, types, penalty, csr, sem) {Arch::Id, name, cores, slm, vlm, types, penalty, csr, sem},
 #include "../isa/arch.def"
 #undef ARCH
 };
@@ -147,6 +147,7 @@ bool touchesCoreState(InsnId id, uint32_t sw) {
       return rm == RoundingMode::SR || rm == RoundingMode::CSR;
     }
     case InsnId::LdL: case InsnId::StL: return switchField(SwitchField::Mmio).get(sw) != 0;
+    case InsnId::StAso: return true;
     default: return false;
   }
 }

@@ -101,16 +101,16 @@ uint8_t* Core::globalAt(uint64_t address, uint32_t bytes) {
 }
 
 namespace {
-constexpr std::string_view kModelledMmio = "CONV_ROUND_CSR";
-
 // The MMIO register at `offset`, or a fault that says which registers this architecture models.
 uint32_t* mmioRegister(const isa::ArchInfo& arch, MmioRegisters& regs, uint64_t offset, const char* access) {
   if (arch.convRoundCsr != 0 && offset == arch.convRoundCsr) return &regs.convRoundCsr;
-  if (arch.convRoundCsr == 0)
+  if (arch.semaphore != 0 && offset == arch.semaphore) return &regs.semaphore;
+  if (arch.convRoundCsr == 0 && arch.semaphore == 0)
     throw ExecError(fmt::format("{} of MMIO offset 0x{:x}: no MMIO register is modelled on {}", access, offset,
                                 arch.name));
-  throw ExecError(fmt::format("{} of MMIO offset 0x{:x}: not a modelled register ({} is 0x{:x} on {})", access,
-                              offset, kModelledMmio, arch.convRoundCsr, arch.name));
+  throw ExecError(fmt::format("{} of MMIO offset 0x{:x}: not a modelled register (CONV_ROUND_CSR is 0x{:x}, "
+                              "SEMAPHORE 0x{:x} on {})",
+                              access, offset, arch.convRoundCsr, arch.semaphore, arch.name));
 }
 }  // namespace
 
@@ -118,10 +118,14 @@ uint32_t Core::readMmio(uint64_t offset) { return *mmioRegister(*env_.arch, mmio
 
 void Core::writeMmio(uint64_t offset, uint32_t value) {
   uint32_t* reg = mmioRegister(*env_.arch, mmio, offset, "st_l");
+  if (reg != &mmio.convRoundCsr) {
+    *reg = value;
+    return;
+  }
   // CONV_ROUND_CSR keeps 3 bits: a rounding code, which may not itself say "take it from the CSR".
   const uint32_t mode = value & 7u;
   if (isa::roundingModeFromVendor(mode) == isa::RoundingMode::CSR)
-    throw ExecError(fmt::format("st_l of {}: mode {} (csr) is not a rounding mode", kModelledMmio, mode));
+    throw ExecError(fmt::format("st_l of CONV_ROUND_CSR: mode {} (csr) is not a rounding mode", mode));
   *reg = mode;
 }
 

@@ -251,6 +251,10 @@ void ldTdesc(Core& c, const DecodedSlot& d) {
 
 void prefetch(Core&, const DecodedSlot&) {}  // a cache hint: no architectural effect
 
+// aso: counts SEMAPHORE up (or down with dec) once older stores are observable; on the simulator a store is
+// observable when its bundle ends, so the count changes at once.
+void aso(Core& c, const DecodedSlot& d) { c.mmio.semaphore += d.field(SwitchField::AsoDec) ? ~0u : 1u; }
+
 
 #define MEM_TYPED(Name) sem::dispatchDType(insn.dtype, []<DType T>() -> ExecFn { return &Name<T>; })
 
@@ -277,6 +281,7 @@ ExecFn memoryExec(const isa::SlotInsn& insn) {
     case InsnId::GenAddr: return &genAddr;
     case InsnId::LdTdesc: return &ldTdesc;
     case InsnId::Prefetch: return &prefetch;
+    case InsnId::StAso: return &aso;
     default: return nullptr;
   }
 }

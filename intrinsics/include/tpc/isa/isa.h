@@ -128,8 +128,9 @@ const InsnInfo* findInsn(Slot s, std::string_view mnemonic);
 bool accessesTensorData(InsnId id);
 // Whether the instruction reads or changes the core's configuration state rather than registers or memory:
 // a stochastic-rounding convert draws from the core's random stream, a convert with rm=csr reads
-// CONV_ROUND_CSR, ld_l/st_l with mmio read and write the MMIO registers. Schedulers keep these in program
-// order (and a write a bundle before the next access), so every execution path sees the same state.
+// CONV_ROUND_CSR, ld_l/st_l with mmio read and write the MMIO registers, aso counts SEMAPHORE. Schedulers
+// keep these in program order (and a write a bundle before the next access), so every execution path sees
+// the same state.
 bool touchesCoreState(InsnId id, uint32_t sw);
 
 // Architectures.
@@ -146,7 +147,8 @@ struct ArchInfo {
   uint32_t scalarLocalBytes, vectorLocalBytes;
   uint32_t types;  // element types with arithmetic support
   int branchPenalty;
-  uint32_t convRoundCsr;  // MMIO offset of CONV_ROUND_CSR; 0: no MMIO register is modelled
+  uint32_t convRoundCsr;  // MMIO offset of CONV_ROUND_CSR; 0: not modelled
+  uint32_t semaphore;     // MMIO offset of SEMAPHORE (aso); 0: not modelled
 };
 const ArchInfo& archInfo(Arch a);
 const ArchInfo* findArch(std::string_view name);

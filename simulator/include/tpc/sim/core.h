@@ -54,6 +54,7 @@ struct Watch {
 // map (isa::ArchInfo). Reset with the core.
 struct MmioRegisters {
   uint32_t convRoundCsr = 0;  // CONV_ROUND_CSR: the vendor's 3-bit rounding code of converts with rm=csr
+  uint32_t semaphore = 0;     // SEMAPHORE: counted by aso
 };
 
 struct LoopFrame {
