@@ -115,6 +115,78 @@ TEST_P(COperators, BoolParameters) {
   }
 }
 
+// Integer / and % on vectors (the vendor's compiler rejects them; the core has no vector divide): by a
+// vector, by constants, and by zero, which gives what the SPU's scalar divide gives (a quotient of all ones,
+// the dividend as remainder); signed forms divide magnitudes, so INT_MIN / -1 is INT_MIN.
+const char* const kDivision = R"(
+void main(tensor x, tensor y, tensor out)
+{
+    const int5 s = get_index_space_offset();
+    const int5 e = s + get_index_space_size();
+    for (int v = s[0]; v < e[0]; v++) {
+        int5 c = {v * {LANES}, 0, 0, 0, 0};
+        {VT} a = v_{T}_ld_tnsr_b(c, x);
+        {VT} b = v_{T}_ld_tnsr_b(c, y);
+        {VT} r[4];
+        r[0] = a / b;
+        r[1] = a % b;
+        r[2] = a / 7;
+        r[3] = a % 10;
+        for (int k = 0; k < 4; k++) {
+            int5 o = {c[0], k, 0, 0, 0};
+            v_{T}_st_tnsr(o, out, r[k]);
+        }
+    }
+}
+)";
+
+// The SPU's quotient and remainder of raw element bits (unsigned, or signed through the magnitudes).
+std::pair<uint32_t, uint32_t> referenceDivision(const Type& t, uint32_t a, uint32_t b) {
+  const uint32_t ones = t.mask();
+  auto unsignedDiv = [&](uint64_t n, uint64_t d) {
+    return d == 0 ? std::pair<uint64_t, uint64_t>{ones, n} : std::pair<uint64_t, uint64_t>{n / d, n % d};
+  };
+  if (!t.isSigned) {
+    auto [q, r] = unsignedDiv(a & ones, b & ones);
+    return {static_cast<uint32_t>(q) & ones, static_cast<uint32_t>(r) & ones};
+  }
+  const int64_t n = t.intValue(a), d = t.intValue(b);
+  auto [q, r] = unsignedDiv(static_cast<uint64_t>(std::llabs(n)) & ones, static_cast<uint64_t>(std::llabs(d)) & ones);
+  const uint64_t quotient = (n < 0) != (d < 0) ? 0 - q : q, remainder = n < 0 ? 0 - r : r;
+  return {static_cast<uint32_t>(quotient) & ones, static_cast<uint32_t>(remainder) & ones};
+}
+
+TEST_P(COperators, VectorIntegerDivision) {
+  for (const Type& t : allTypes()) {
+    if (t.isFloat) continue;
+    SCOPED_TRACE(t.tag);
+    auto text = build(fill(kDivision, typeKeys(t)));
+    if (text.empty()) continue;
+    const int lanes = t.lanes();
+    const int64_t n0 = 2 * lanes + lanes / 2 + 3;  // a ragged last vector
+    auto xs = sampleBits(t, static_cast<size_t>(n0), 94, true), ys = sampleBits(t, static_cast<size_t>(n0), 95, true);
+    for (size_t i = 0; i < ys.size(); i += 5) ys[i] &= 0xfu;  // small divisors, zero among them
+    for (size_t i = 3; i < ys.size(); i += 11) ys[i] = 0;
+    if (t.isSigned) {
+      xs[1] = 1u << (8 * t.size - 1);  // the most negative value ...
+      ys[1] = t.mask();                // ... by -1
+    }
+    RunResult r = exec(text, {makeTensor(t, {n0}, xs), makeTensor(t, {n0}, ys), makeTensor(t, {n0, 4})}, {},
+                       {vectors(n0, lanes), 1, 1, 1, 1});
+    if (r.tensors.empty()) continue;
+    std::vector<uint32_t> want(static_cast<size_t>(n0 * 4));
+    for (int64_t i = 0; i < n0; ++i) {
+      const uint32_t A = xs[static_cast<size_t>(i)], B = ys[static_cast<size_t>(i)];
+      auto [q, rem] = referenceDivision(t, A, B);
+      want[static_cast<size_t>(i)] = q;
+      want[static_cast<size_t>(n0 + i)] = rem;
+      want[static_cast<size_t>(2 * n0 + i)] = referenceDivision(t, A, 7).first;
+      want[static_cast<size_t>(3 * n0 + i)] = referenceDivision(t, A, 10).second;
+    }
+    expectElements(r.tensors[2], want, std::string(t.tag) + " a / b, a % b, a / 7, a % 10");
+  }
+}
+
 ITEST_INSTANTIATE(COperators);
 
 }  // namespace

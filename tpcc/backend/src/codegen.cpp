@@ -325,6 +325,7 @@ void optimizeModule(llvm::Module& module, int optLevel, int unrollCount) {
   mpm.addPass(llvm::createModuleToFunctionPassAdaptor(std::move(fpm)));
   mpm.run(module, mam);
 
+  if (entry) expandVectorDivision(*entry);
   if (entry) scalarizeSplatLoads(*entry);
   if (entry && optLevel > 0) {
     reduceCoordinates(*entry);

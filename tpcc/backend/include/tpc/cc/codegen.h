@@ -25,6 +25,9 @@ namespace tpc::cc {
 // its own (coordinate_ivs.cpp).
 void reduceCoordinates(llvm::Function& f);
 
+// Integer division and remainder of vectors as long division in vector IR (vector_division.cpp).
+void expandVectorDivision(llvm::Function& f);
+
 void optimizeModule(llvm::Module& module, int optLevel, int unrollCount = 16);
 
 // The call that marks a preheader of a hardware loop, with the loop's trip count (see formHardwareLoops).
