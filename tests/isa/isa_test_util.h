@@ -131,7 +131,7 @@ struct Coverage {
   std::vector<int> validPerInsn;                        // [insn]
   std::vector<std::array<int, tpc::kNumDTypes>> perType;  // [insn][dtype]
   std::vector<std::array<int, tpc::kNumDTypes>> perDt2;   // [insn][dt2]
-  std::vector<uint32_t> fieldsSeen;                     // [insn] bit f: nonzero value of field f seen
+  std::vector<uint64_t> fieldsSeen;                     // [insn] bit f: nonzero value of field f seen
   std::vector<std::array<uint32_t, 5>> filesSeen;       // [insn][operand] kindBit of files seen
   std::vector<std::array<uint32_t, 5>> maxIndexSeen;    // [insn][operand] kindBit of files seen at their top index
   std::vector<uint32_t> predsSeen;                      // [insn] bit 0 none, 1 sp, 2 !sp, 3 vp, 4 !vp
@@ -165,7 +165,7 @@ inline Coverage generateAll(const std::function<void(const SlotInsn&)>& visit) {
     if (info.flags & F_DT2) ++cov.perDt2[id][insn.field(SwitchField::Dt2)];
     for (int f = 0; f < kNumSwitchFields; ++f)
       if (info.allowsField(static_cast<SwitchField>(f)) && insn.field(static_cast<SwitchField>(f)))
-        cov.fieldsSeen[id] |= 1u << f;
+        cov.fieldsSeen[id] |= uint64_t{1} << f;
     const Operand* ops[5] = {&insn.dst, &insn.src[0], &insn.src[1], &insn.src[2], &insn.src[3]};
     for (int i = 0; i < 5; ++i) {
       if (ops[i]->file == RegFile::None) continue;

@@ -104,7 +104,7 @@ TEST(EncodingRoundTrip, GeneratorCoversTheWholeTable) {
     for (int f = 0; f < kNumSwitchFields; ++f) {
       auto field = static_cast<SwitchField>(f);
       if (info.allowsField(field) && field != SwitchField::Dt2) {
-        EXPECT_TRUE(cov.fieldsSeen[id] >> f & 1u) << "switch " << switchField(field).name << " never nonzero";
+        EXPECT_TRUE((cov.fieldsSeen[id] >> f) & 1u) << "switch " << switchField(field).name << " never nonzero";
       }
     }
     for (int i = 0; i < 5; ++i) {
