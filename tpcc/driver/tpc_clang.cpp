@@ -21,11 +21,16 @@
 
 namespace {
 
-// Clang-style single-dash long options become CLI11's double-dash form.
-std::vector<std::string> normalizeArguments(int argc, char** argv) {
+// Clang-style single-dash long options become CLI11's double-dash form. Warning options (-Wall, -Werror,
+// -Wno-NAME, -Werror=NAME, -w) go to Clang unchanged, in order, and are taken out here.
+std::vector<std::string> normalizeArguments(int argc, char** argv, std::vector<std::string>* warnings) {
   std::vector<std::string> out;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
+    if ((a.rfind("-W", 0) == 0 && a.size() > 2) || a == "-w") {
+      warnings->push_back(a);
+      continue;
+    }
     for (const char* longOpt : {"-march=", "-emit-llvm", "-std=", "-list-intrinsics", "-print-mir", "-print-header"})
       if (a.rfind(longOpt, 0) == 0) a = "-" + a;
     out.push_back(a);
@@ -50,7 +55,7 @@ int main(int argc, char** argv) {
   int optLevel = 2;
   bool compileOnly = false, assembly = false, emitLlvm = false, debug = false, listIntrinsics = false,
        printMir = false;
-  std::vector<std::string> includes, defines;
+  std::vector<std::string> includes, defines, warnings;
   app.add_option("input", input, "TPC-C source file");
   app.add_option("-o", output, "output file");
   app.add_flag("-c", compileOnly, "compile to a kernel object (the default)");
@@ -59,14 +64,15 @@ int main(int argc, char** argv) {
   app.add_flag("-g", debug, "emit a line table for the debugger and tpc-objdump -S");
   app.add_option("-O", optLevel, "optimization level 0-3 (default 2)")->check(CLI::Range(0, 3));
   app.add_option("--march", march, "gaudi, gaudi2 (default) or gaudi3")->check(CLI::IsMember({"gaudi", "gaudi2", "gaudi3"}));
-  app.add_option("-I", includes, "add an include directory");
-  app.add_option("-D", defines, "define a macro: NAME or NAME=VALUE");
+  // One value per -I and -D, so that `-I DIR FILE.c` leaves FILE.c as the input.
+  app.add_option("-I", includes, "add an include directory")->allow_extra_args(false);
+  app.add_option("-D", defines, "define a macro: NAME or NAME=VALUE")->allow_extra_args(false);
   app.add_option("-x", language, "source language: c (C99) or c++")->check(CLI::IsMember({"c", "c++"}));
   app.add_option("--std", std, "accepted for compatibility (rc99, c99, c++17, ...)");
   app.add_flag("--list-intrinsics", listIntrinsics, "print the supported intrinsics with their signatures");
   app.add_option("--print-header", header, "print an implicit header (tpc-defs.h, tpc-intrinsics.h, tpc-special.h, tpc-legacy-aliases.h)");
   app.add_flag("--print-mir", printMir, "print the backend's machine IR to stderr");
-  std::vector<std::string> args = normalizeArguments(argc, argv);
+  std::vector<std::string> args = normalizeArguments(argc, argv, &warnings);
   std::reverse(args.begin(), args.end());
   try {
     app.parse(args);
@@ -121,6 +127,7 @@ int main(int argc, char** argv) {
   fo.debugInfo = debug;
   fo.includeDirs = includes;
   fo.defines = defines;
+  fo.warnings = warnings;
   tpc::cc::FrontendResult fr = tpc::cc::compileSource(fo, context);
   if (!fr.module) return 1;
 

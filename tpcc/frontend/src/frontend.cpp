@@ -308,7 +308,6 @@ std::vector<std::string> clangArguments(const FrontendOptions& options) {
       "-triple", "nvptx-nvidia-cuda", "-ffreestanding", "-fno-builtin", "-O2", "-disable-llvm-passes",
       "-ffp-contract=off", "-debug-info-kind=line-tables-only", "-dwarf-version=4",
       "-resource-dir", TPC_CLANG_RESOURCE_DIR, "-isystem", kImplicitHeaderDir, "-ferror-limit", "20",
-      "-Wno-main-return-type", "-Wno-unused-value",
       // The core computes in bf16 and f16 directly: C operators on them round once, in their own type, not
       // through float as C's excess precision would.
       "-fbfloat16-excess-precision=none", "-ffloat16-excess-precision=none",
@@ -322,6 +321,11 @@ std::vector<std::string> clangArguments(const FrontendOptions& options) {
   for (const std::string& m : archMacros(options.arch)) args.insert(args.end(), {"-D", m});
   for (const std::string& d : options.defines) args.insert(args.end(), {"-D", d});
   for (const std::string& i : options.includeDirs) args.insert(args.end(), {"-I", i});
+  // The user's warning options, then those that TPC-C needs whatever they say: `void main` is the entry,
+  // the intrinsic macros' results may go unused, and kernels written for the vendor's headers repeat the
+  // predefined `typedef long int int32_t;` (a C11 feature that C99 mode would warn about).
+  args.insert(args.end(), options.warnings.begin(), options.warnings.end());
+  args.insert(args.end(), {"-Wno-main-return-type", "-Wno-unused-value", "-Wno-typedef-redefinition"});
   // The legacy aliases come last: they are macros, and our own headers' code must not expand them.
   for (const char* h : {"tpc-defs.h", "tpc-intrinsics.h", "tpc-special.h", "tpc-legacy-aliases.h"})
     args.insert(args.end(), {"-include", fmt::format("{}/{}", kImplicitHeaderDir, h)});

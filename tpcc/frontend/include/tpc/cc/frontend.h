@@ -22,6 +22,7 @@ struct FrontendOptions {
   bool debugInfo = false;
   std::vector<std::string> includeDirs;
   std::vector<std::string> defines;  // NAME or NAME=VALUE
+  std::vector<std::string> warnings;  // Clang's warning options as given: -Wall, -Werror, -Wno-NAME, -w
 };
 
 struct FrontendResult {
