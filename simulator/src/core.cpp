@@ -94,6 +94,17 @@ uint8_t* Core::vectorLocalAt(uint64_t address) {
   return vlm_.data() + address;
 }
 
+const uint8_t* Core::globalForRead(uint64_t address, uint32_t bytes) {
+  if (env_.allowUnguardedReads && !env_.global->contains(address, bytes) && env_.global->inArena(address, bytes)) {
+    if (stats_.unguardedReads++ == 0) {
+      stats_.firstUnguardedAddress = address;
+      stats_.firstUnguardedBundle = static_cast<uint32_t>(pc() * isa::kBundleBytes);
+    }
+    return env_.global->hostPtr(address);
+  }
+  return globalAt(address, bytes);
+}
+
 uint8_t* Core::globalAt(uint64_t address, uint32_t bytes) {
   if (!env_.global->contains(address, bytes))
     throw ExecError(fmt::format("global memory access of {} bytes at 0x{:x} is outside every tensor", bytes, address));

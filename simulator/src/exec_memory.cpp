@@ -13,12 +13,20 @@ namespace {
 
 using isa::InsnId;
 
-template <DType T> const TensorDesc& tensorFor(const Core& c, const DecodedSlot& d) {
+enum class Access { Load, Store };
+
+// The tensor an access names; the access is counted for it. An access whose element size differs from
+// the tensor's (an f32 load from a bf16 tensor, as the hardware allows) is addressed in bytes: the
+// coordinates are in the tensor's elements, the lanes in the instruction's (see readRetyped).
+template <DType T, Access A> const TensorDesc& tensorFor(Core& c, const DecodedSlot& d) {
   uint32_t n = d.field(SwitchField::Tensor);
   const TensorDesc& t = c.tensor(n);
-  if (dtypeSize(t.dtype) != sizeof(St<T>))
-    throw ExecError(fmt::format("tensor {} holds {} elements, the instruction accesses {}", n, dtypeName(t.dtype),
+  if (dtypeSize(t.dtype) != sizeof(St<T>) && t.strides[0] != 1)
+    throw ExecError(fmt::format("tensor {} holds {} elements with dimension-0 stride {}; the instruction accesses {} "
+                                "elements, which needs dimension 0 dense", n, dtypeName(t.dtype), t.strides[0],
                                 dtypeName(T)));
+  CoreStats& stats = c.mutableStats();
+  ++(A == Access::Load ? stats.tensorLoads : stats.tensorStores)[n];
   return t;
 }
 
@@ -34,12 +42,29 @@ int64_t outerOffset(const TensorDesc& t, const IReg& co) {
   return off;
 }
 
+// Byte offset in the tensor of lane l of an access of element size `size` starting at element x0 of a
+// dense dimension 0, or -1 when the lane is not wholly inside dimension 0.
+inline int64_t retypedLane(const TensorDesc& t, int64_t x0, int l, size_t size) {
+  const int64_t esize = static_cast<int64_t>(dtypeSize(t.dtype));
+  const int64_t byte = x0 * esize + l * static_cast<int64_t>(size);
+  return byte >= 0 && byte + static_cast<int64_t>(size) <= t.sizes[0] * esize ? byte : -1;
+}
+
 // Reads the vector whose lane 0 is at `co` (dimension 0 runs along the lanes).
 template <DType T> void readVector(const TensorDesc& t, const IReg& co, St<T>* out) {
   constexpr int kL = kLanes<T>;
   const St<T> pad = Elem<T>::fromBits(t.padding);
   if (!outerInside(t, co)) {
     for (int l = 0; l < kL; ++l) out[l] = pad;
+    return;
+  }
+  if (dtypeSize(t.dtype) != sizeof(St<T>)) {  // retyped: lanes by byte offset
+    const int64_t outer = outerOffset(t, co) * static_cast<int64_t>(dtypeSize(t.dtype));
+    for (int l = 0; l < kL; ++l) {
+      int64_t b = retypedLane(t, co[0], l, sizeof(St<T>));
+      if (b < 0) out[l] = pad;
+      else std::memcpy(&out[l], t.host + outer + b, sizeof(St<T>));
+    }
     return;
   }
   const int64_t base = outerOffset(t, co), x0 = co[0];
@@ -71,6 +96,20 @@ template <DType T> uint64_t writeVector(Core& c, const DecodedSlot& d, const Ten
   if (!outerInside(t, co)) return 0;
   const auto op = static_cast<isa::RmwOp>(d.field(SwitchField::Rmw));
   const int64_t base = outerOffset(t, co), x0 = co[0];
+  if (dtypeSize(t.dtype) != sizeof(St<T>)) {  // retyped: lanes by byte offset
+    const int64_t outer = base * static_cast<int64_t>(dtypeSize(t.dtype));
+    uint64_t bytes = 0;
+    for (int l = first; l < last; ++l) {
+      int64_t b = retypedLane(t, x0, l, sizeof(St<T>));
+      if (b < 0 || (d.predVector && !laneEnabled(c, d, predLane ? predLane[l] : l))) continue;
+      St<T> e;
+      std::memcpy(&e, t.host + outer + b, sizeof e);
+      e = op == isa::RmwOp::None ? v[l] : rmw<T>(op, e, v[l]);
+      std::memcpy(t.host + outer + b, &e, sizeof e);
+      bytes += sizeof(St<T>);
+    }
+    return bytes;
+  }
   St<T>* data = reinterpret_cast<St<T>*>(t.host);
   if (!d.predVector && op == isa::RmwOp::None && t.strides[0] == 1 && x0 + first >= 0 && x0 + last <= t.sizes[0]) {
     std::memcpy(data + base + x0 + first, v + first, (last - first) * sizeof(St<T>));
@@ -95,7 +134,7 @@ template <DType T> int packedLane(int element, uint32_t pack) {
 }
 
 template <DType T> void ldTnsr(Core& c, const DecodedSlot& d) {
-  const TensorDesc& t = tensorFor<T>(c, d);
+  const TensorDesc& t = tensorFor<T, Access::Load>(c, d);
   alignas(64) St<T> out[kLanes<T>];
   readVector<T>(t, c.r.i[d.src[0]], out);
   c.mutableStats().loadBytes += isa::kVectorBytes;
@@ -125,7 +164,7 @@ template <DType T> LaneRange partialLanes(const Core& c, const DecodedSlot& d, i
 
 // Partial load: only lanes [off, off + size) are loaded; the others keep the destination's value.
 template <DType T, int SizeSrc = -1> void ldTnsrPartial(Core& c, const DecodedSlot& d) {
-  const TensorDesc& t = tensorFor<T>(c, d);
+  const TensorDesc& t = tensorFor<T, Access::Load>(c, d);
   alignas(64) St<T> loaded[kLanes<T>], out[kLanes<T>];
   readVector<T>(t, c.r.i[d.src[0]], loaded);
   std::memcpy(out, c.r.v[d.dst].bytes, isa::kVectorBytes);
@@ -137,7 +176,7 @@ template <DType T, int SizeSrc = -1> void ldTnsrPartial(Core& c, const DecodedSl
 
 // Store; half=low stores lanes [0, n/2), half=high lanes [n/2, n), each at the lane's own coordinate.
 template <DType T> void stTnsr(Core& c, const DecodedSlot& d) {
-  const TensorDesc& t = tensorFor<T>(c, d);
+  const TensorDesc& t = tensorFor<T, Access::Store>(c, d);
   uint32_t half = d.field(SwitchField::Half);
   int first = half == 2 ? kLanes<T> / 2 : 0, last = half == 1 ? kLanes<T> / 2 : kLanes<T>;
   if (uint32_t pack = d.field(SwitchField::TnsrPack)) {  // gather the parts, each lane's predicate bit with it
@@ -152,7 +191,7 @@ template <DType T> void stTnsr(Core& c, const DecodedSlot& d) {
 }
 
 template <DType T, int SizeSrc = -1> void stTnsrPartial(Core& c, const DecodedSlot& d) {
-  const TensorDesc& t = tensorFor<T>(c, d);
+  const TensorDesc& t = tensorFor<T, Access::Store>(c, d);
   const auto [first, last] = partialLanes<T>(c, d, SizeSrc);
   c.mutableStats().storeBytes += writeVector<T>(c, d, t, c.r.i[d.src[0]], vsrc<T>(c, d, 1), first, last);
 }
@@ -205,13 +244,13 @@ template <DType T> void stLV(Core& c, const DecodedSlot& d) {
 // Global memory through address registers.
 template <DType T> void ldG(Core& c, const DecodedSlot& d) {
   St<T> v;
-  std::memcpy(&v, c.globalAt(c.r.ad[d.src[0]], sizeof(St<T>)), sizeof v);
+  std::memcpy(&v, c.globalForRead(c.r.ad[d.src[0]], sizeof(St<T>)), sizeof v);
   c.mutableStats().loadBytes += sizeof v;
   writeScalar<T>(c, d, v);
 }
 template <DType T> void ldGV(Core& c, const DecodedSlot& d) {
   alignas(64) St<T> out[kLanes<T>];
-  std::memcpy(out, c.globalAt(c.r.ad[d.src[0]], isa::kVectorBytes), isa::kVectorBytes);
+  std::memcpy(out, c.globalForRead(c.r.ad[d.src[0]], isa::kVectorBytes), isa::kVectorBytes);
   c.mutableStats().loadBytes += isa::kVectorBytes;
   commitLanes(c, d, out);
 }

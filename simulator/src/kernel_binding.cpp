@@ -88,4 +88,13 @@ Dims5 defaultIndexSpace(const std::vector<HostTensor>& tensors, const std::vecto
   return space;
 }
 
+std::string sourceLineOf(const obj::KernelObject& o, uint32_t address) {
+  const obj::LineEntry* best = nullptr;
+  for (const auto& e : o.debug.lines)
+    if (e.address <= address && (!best || e.address >= best->address)) best = &e;
+  if (!best) return {};
+  std::string file = best->file < o.debug.files.size() ? o.debug.files[best->file] : "?";
+  return fmt::format("{}:{}:{}", file, best->line, best->column);
+}
+
 }  // namespace tpc::sim

@@ -30,26 +30,59 @@ Launch::Launch(const Program& program, LaunchOptions options)
 
 void Launch::addTensor(DType dtype, const std::array<int64_t, kMaxDims>& sizes, std::vector<uint8_t> bytes,
                        uint32_t padding) {
-  if (laidOut_) throw std::logic_error("tensors are bound before the first run");
-  if (descs_.size() >= static_cast<size_t>(isa::kNumTensors))
-    throw std::invalid_argument("a kernel takes at most 16 tensors");
   TensorDesc d = TensorDesc::dense(dtype, sizes);
   if (static_cast<uint64_t>(d.numElements()) * dtypeSize(dtype) != bytes.size())
     throw std::invalid_argument("tensor data size does not match its shape");
   d.padding = padding;
+  addTensorView(d, addRegion(std::move(bytes)), 0);
+}
+
+int Launch::addRegion(std::vector<uint8_t> bytes) {
+  if (laidOut_) throw std::logic_error("memory regions are added before the first run");
+  regionSize_.push_back(bytes.size());
+  regionBytes_.push_back(std::move(bytes));
+  return static_cast<int>(regionBytes_.size()) - 1;
+}
+
+void Launch::addTensorView(const TensorDesc& view, int region, uint64_t byteOffset) {
+  if (laidOut_) throw std::logic_error("tensors are bound before the first run");
+  if (descs_.size() >= static_cast<size_t>(isa::kNumTensors))
+    throw std::invalid_argument("a kernel takes at most 16 tensors");
+  if (region < 0 || static_cast<size_t>(region) >= regionSize_.size())
+    throw std::invalid_argument("no such memory region");
+  // The last element's offset bounds the view (strides are non-negative); an empty view needs no room.
+  for (int k = 0; k < kMaxDims; ++k)
+    if (view.sizes[k] < 0 || view.strides[k] < 0) throw std::invalid_argument("negative tensor size or stride");
+  const bool empty = view.numElements() == 0;
+  uint64_t lastElement = 0;
+  for (int k = 0; k < kMaxDims && !empty; ++k)
+    lastElement += static_cast<uint64_t>(view.sizes[k] - 1) * static_cast<uint64_t>(view.strides[k]);
+  uint64_t end = empty ? byteOffset : byteOffset + (lastElement + 1) * dtypeSize(view.dtype);
+  if (byteOffset > regionSize_[static_cast<size_t>(region)] || end > regionSize_[static_cast<size_t>(region)])
+    throw std::invalid_argument("tensor view reaches past its memory region");
+  TensorDesc d = view;
+  d.valid = true;
   descs_.push_back(d);
-  tensorBytes_.push_back(std::move(bytes));
+  views_.push_back({region, byteOffset});
+}
+
+std::span<const uint8_t> Launch::regionData(int region) const {
+  if (!laidOut_) return regionBytes_[static_cast<size_t>(region)];
+  return {global_.hostPtr(regionBase_[static_cast<size_t>(region)]), regionSize_[static_cast<size_t>(region)]};
 }
 
 LaunchResult Launch::run() {
   if (!laidOut_) {
-    // Lay the tensors out in global memory once; later runs start from what the last one left.
-    for (size_t n = 0; n < descs_.size(); ++n) descs_[n].base = global_.allocate(tensorBytes_[n].size());
+    // Lay the regions out in global memory once; later runs start from what the last one left.
+    for (uint64_t size : regionSize_) regionBase_.push_back(global_.allocate(size));
     global_.finalize();
+    for (size_t r = 0; r < regionBytes_.size(); ++r) {
+      if (!regionBytes_[r].empty()) std::memcpy(global_.hostPtr(regionBase_[r]), regionBytes_[r].data(), regionSize_[r]);
+      std::vector<uint8_t>().swap(regionBytes_[r]);
+    }
     for (size_t n = 0; n < descs_.size(); ++n) {
+      descs_[n].base = regionBase_[static_cast<size_t>(views_[n].region)] + views_[n].byteOffset;
       descs_[n].host = global_.hostPtr(descs_[n].base);
-      if (!tensorBytes_[n].empty()) std::memcpy(descs_[n].host, tensorBytes_[n].data(), tensorBytes_[n].size());
-      std::vector<uint8_t>().swap(tensorBytes_[n]);
       bound_[n] = descs_[n];
     }
     laidOut_ = true;
@@ -64,6 +97,7 @@ LaunchResult Launch::run() {
   env.global = &global_;
   env.strictHazards = options_.strictHazards;
   env.maxCycles = options_.maxCycles;
+  env.allowUnguardedReads = options_.allowUnguardedReads;
   cores_.clear();
   for (int c = 0; c < numCores_; ++c) cores_.push_back(std::make_unique<Core>(env, c));
   std::vector<std::string> traces(static_cast<size_t>(numCores_));
@@ -106,7 +140,7 @@ LaunchResult Launch::run() {
 std::span<const uint8_t> Launch::tensorData(int n) const {
   const TensorDesc& d = descs_[static_cast<size_t>(n)];
   size_t bytes = static_cast<size_t>(d.numElements()) * dtypeSize(d.dtype);
-  if (!laidOut_) return tensorBytes_[static_cast<size_t>(n)];
+  if (!laidOut_) return regionBytes_[static_cast<size_t>(views_[static_cast<size_t>(n)].region)];
   return {d.host, bytes};
 }
 

@@ -24,12 +24,16 @@ TensorDesc TensorDesc::dense(DType t, const std::array<int64_t, kMaxDims>& sizes
 }
 
 uint64_t GlobalMemory::allocate(uint64_t bytes) {
-  used_ = (used_ + 255) & ~uint64_t{255};
+  // 256-byte aligned, with a vector's worth of unallocated zeros between tensors, so that a load just past
+  // a tensor (through gen_addr) is seen as outside every tensor rather than as the next tensor's data.
+  used_ = ((used_ + 255) & ~uint64_t{255}) + (allocations_.empty() ? 0 : 256);
   uint64_t address = kBase + used_;
   used_ += bytes;
+  allocations_.push_back({address, bytes});
   return address;
 }
 
-void GlobalMemory::finalize() { data_.assign(used_, 0); }
+// A vector's worth of zeros after the last allocation, for loads that overrun it (see Core::globalForRead).
+void GlobalMemory::finalize() { data_.assign(used_ + 256, 0); }
 
 }  // namespace tpc::sim

@@ -52,14 +52,6 @@ tpc::sim::Dims5 parseIndexSpace(const std::string& text) {
   return d;
 }
 
-std::string sourceLineOf(const tpc::obj::KernelObject& o, uint32_t address) {
-  const tpc::obj::LineEntry* best = nullptr;
-  for (const auto& e : o.debug.lines)
-    if (e.address <= address && (!best || e.address >= best->address)) best = &e;
-  if (!best) return {};
-  std::string file = best->file < o.debug.files.size() ? o.debug.files[best->file] : "?";
-  return fmt::format("{}:{}:{}", file, best->line, best->column);
-}
 
 nlohmann::json statsJson(const tpc::sim::LaunchResult& r, const tpc::sim::Dims5& space) {
   using nlohmann::json;
@@ -184,7 +176,7 @@ int run(const Args& a) {
       std::fprintf(stderr, "tpc-sim: core %d: fault: %s\n", f.core, f.message.c_str());
       return 2;
     }
-    f.where = sourceLineOf(o, f.address);
+    f.where = tpc::sim::sourceLineOf(o, f.address);
     std::fprintf(stderr, "tpc-sim: %s\n", f.describe().c_str());
     if (opt.trace) {
       // No output file after a fault; show the end of the trace instead.

@@ -35,18 +35,20 @@ class SourceCache {
 
 std::string disassemble(const obj::KernelObject& o, const DisassemblyOptions& options) {
   std::string out;
-  out += fmt::format("// {}: TPC kernel object, {} bundles\n", options.objectName.empty() ? "<memory>" : options.objectName,
-                     o.text.size() / isa::kBundleBytes);
-  out += fmt::format(".kernel {}\n.arch {}\n", o.kernelName, o.arch);
-  for (const obj::Param& p : o.params)
-    out += fmt::format(".param {} {}\n", p.kind == obj::ParamKind::Tensor ? "tensor" : dtypeName(p.scalarType), p.name);
-  out += fmt::format(".scalar_local {}\n.vector_local {}\n", o.scalarLocalBytes, o.vectorLocalBytes);
-  for (const std::string& f : o.printfFormats) out += ".printf_format " + quoteCString(f) + "\n";
-  if (options.withSource)
-    for (const obj::VarLocation& v : o.debug.vars)
-      out += fmt::format("// variable {} ({}): {}{} in [0x{:x}, 0x{:x})\n", v.name, v.typeName.empty() ? "?" : v.typeName,
-                         isa::regFilePrefix(static_cast<isa::RegFile>(v.regFile)), v.regIndex, v.lowPc, v.highPc);
-  out += fmt::format("{}:\n", o.kernelName);
+  if (options.metadata) {
+    out += fmt::format("// {}: TPC kernel object, {} bundles\n",
+                       options.objectName.empty() ? "<memory>" : options.objectName, o.text.size() / isa::kBundleBytes);
+    out += fmt::format(".kernel {}\n.arch {}\n", o.kernelName, o.arch);
+    for (const obj::Param& p : o.params)
+      out += fmt::format(".param {} {}\n", p.kind == obj::ParamKind::Tensor ? "tensor" : dtypeName(p.scalarType), p.name);
+    out += fmt::format(".scalar_local {}\n.vector_local {}\n", o.scalarLocalBytes, o.vectorLocalBytes);
+    for (const std::string& f : o.printfFormats) out += ".printf_format " + quoteCString(f) + "\n";
+    if (options.withSource)
+      for (const obj::VarLocation& v : o.debug.vars)
+        out += fmt::format("// variable {} ({}): {}{} in [0x{:x}, 0x{:x})\n", v.name, v.typeName.empty() ? "?" : v.typeName,
+                           isa::regFilePrefix(static_cast<isa::RegFile>(v.regFile)), v.regIndex, v.lowPc, v.highPc);
+    out += fmt::format("{}:\n", o.kernelName);
+  }
 
   std::map<uint32_t, const obj::LineEntry*> lineAt;
   if (options.withSource)
@@ -67,7 +69,8 @@ std::string disassemble(const obj::KernelObject& o, const DisassemblyOptions& op
     isa::Bundle b;
     std::string why;
     if (isa::decodeBundle(o.text.data() + off, &b, &why))
-      out += fmt::format("0x{:04x}:  {}\n", off, isa::formatBundle(b));
+      out += options.addresses ? fmt::format("0x{:04x}:  {}\n", off, isa::formatBundle(b))
+                               : fmt::format("{}\n", isa::formatBundle(b));
     else
       out += fmt::format("// 0x{:04x}: undecodable bundle: {}\n", off, why);
   }

@@ -24,6 +24,12 @@ struct CoreStats {
   uint64_t branchCycles = 0;  // cycles lost to taken branches
   std::array<uint64_t, isa::kNumSlots> slotBusy{};  // non-nop instructions per slot
   uint64_t loadBytes = 0, storeBytes = 0;
+  // Vector tensor accesses (ld_tnsr / st_tnsr and their partial forms) by tensor number.
+  std::array<uint64_t, isa::kNumTensors> tensorLoads{}, tensorStores{};
+  // Global loads outside every tensor's memory (allowed only with CoreEnv::allowUnguardedReads); the first.
+  uint64_t unguardedReads = 0;
+  uint64_t firstUnguardedAddress = 0;
+  uint32_t firstUnguardedBundle = 0;
   uint64_t vectorLaneOps = 0;
 };
 
@@ -38,6 +44,7 @@ struct CoreEnv {
   GlobalMemory* global = nullptr;
   bool strictHazards = false;
   uint64_t maxCycles = 0;  // 0: no limit
+  bool allowUnguardedReads = false;
 };
 
 // A watched register or memory range; the run stops after a bundle that changes it.
@@ -111,7 +118,11 @@ class Core {
   const Program& program() const { return *env_.program; }
   uint8_t* scalarLocalAt(uint64_t address, uint32_t bytes);
   uint8_t* vectorLocalAt(uint64_t address);
+  // Global memory at `address` for a store: inside one tensor's memory, or a fault.
   uint8_t* globalAt(uint64_t address, uint32_t bytes);
+  // The same for a load. With CoreEnv::allowUnguardedReads a load outside every tensor but inside the
+  // launch's memory reads what lies there (as the hardware would) and is counted in unguardedReads.
+  const uint8_t* globalForRead(uint64_t address, uint32_t bytes);
   uint32_t nextRandom();  // stochastic rounding
   // ld_l/st_l mmio: a register of the architecture's MMIO map; any other offset is a fault.
   uint32_t readMmio(uint64_t offset);

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "tpc/object/kernel_object.h"
 #include "tpc/sim/index_space.h"
 #include "tpc/sim/program.h"
 #include "tpc/support/host_tensor.h"
@@ -26,5 +27,8 @@ std::array<int64_t, 5> tpcSizes(const std::vector<int64_t>& numpyShape);
 // the lanes of one vector of its type (rounded up), the others its sizes. Without stored tensors, the
 // first tensor; without tensors, one point.
 Dims5 defaultIndexSpace(const std::vector<HostTensor>& tensors, const std::vector<bool>& stored);
+
+// "FILE:LINE:COLUMN" of the bundle at byte `address` from the object's line table; empty without one.
+std::string sourceLineOf(const obj::KernelObject& object, uint32_t address);
 
 }  // namespace tpc::sim

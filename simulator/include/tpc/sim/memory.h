@@ -35,13 +35,27 @@ class GlobalMemory {
   // Fixes the arena's size; pointers from hostPtr() stay valid afterwards.
   void finalize();
   uint8_t* hostPtr(uint64_t address) { return data_.data() + (address - kBase); }
-  bool contains(uint64_t address, uint64_t bytes) const {
+  const uint8_t* hostPtr(uint64_t address) const { return data_.data() + (address - kBase); }
+  // Whether [address, address + bytes) lies inside the arena (tensors, the gaps between them, and a vector's
+  // worth of zeros after the last).
+  bool inArena(uint64_t address, uint64_t bytes) const {
     return address >= kBase && bytes <= data_.size() && address - kBase <= data_.size() - bytes;
+  }
+  // Whether [address, address + bytes) lies inside one allocation: an access past a tensor's memory (through
+  // gen_addr, which the hardware does not bound) is caught even where another tensor follows.
+  bool contains(uint64_t address, uint64_t bytes) const {
+    for (const Allocation& a : allocations_)
+      if (address >= a.address && bytes <= a.bytes && address - a.address <= a.bytes - bytes) return true;
+    return false;
   }
   uint64_t size() const { return data_.size(); }
 
  private:
+  struct Allocation {
+    uint64_t address, bytes;
+  };
   std::vector<uint8_t> data_;
+  std::vector<Allocation> allocations_;
   uint64_t used_ = 0;
 };
 

@@ -30,6 +30,8 @@ obj::KernelObject assemble(std::string_view text, const std::string& fileName);
 struct DisassemblyOptions {
   bool withSource = false;  // interleave source lines from the debug line table (-S)
   std::string objectName;   // shown in the header comment
+  bool metadata = true;     // the header comment and the directives before the code (off: .text only)
+  bool addresses = true;    // each bundle's address before it
 };
 std::string disassemble(const obj::KernelObject& object, const DisassemblyOptions& options);
 
