@@ -35,13 +35,18 @@ template <DType T> inline typename Elem<T>::S mul(typename Elem<T>::S a, typenam
   else return static_cast<typename E::S>(static_cast<int64_t>(static_cast<uint64_t>(int64_t{a}) * static_cast<uint64_t>(int64_t{b})));
 }
 
-// acc + a * b, or acc - a * b with `neg` (the product is rounded, then negated: no fused rounding)
+// acc + a * b, or acc - a * b with `neg`. f32 is fused (one rounding, as the hardware's MAC: the vendor's
+// tests compare it bit for bit with fmaf). A product of 16-bit floats is exact in f32, so for bf16/f16 the
+// f32 sum is the one rounding before the final one to the narrow type.
 template <DType T>
 inline typename Elem<T>::S mac(typename Elem<T>::S acc, typename Elem<T>::S a, typename Elem<T>::S b, bool sat,
                                bool neg = false) {
   using E = Elem<T>;
-  if constexpr (E::kFloat) {
-    const float product = f32Result(E::toF(a) * E::toF(b));
+  if constexpr (T == DType::F32) {
+    const float x = E::toF(a);
+    return E::fromF(std::fma(neg ? -x : x, E::toF(b), E::toF(acc)));
+  } else if constexpr (E::kFloat) {
+    const float product = E::toF(a) * E::toF(b);
     return E::fromF(E::toF(acc) + (neg ? -product : product));
   } else {
     int64_t p = static_cast<int64_t>(static_cast<uint64_t>(int64_t{a}) * static_cast<uint64_t>(int64_t{b}));

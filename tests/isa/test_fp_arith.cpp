@@ -99,11 +99,12 @@ TEST(F32Arith, MulKnownAnswers) {
 }
 
 // MAC rounds the product to f32 (with flush) before the sum: not a fused multiply-add.
-TEST(F32Arith, MacIsNotFused) {
-  // (1+2^-12)^2 = 1 + 2^-11 + 2^-24 rounds to 1 + 2^-11; adding -(1 + 2^-11) gives +0. Fused: 2^-24.
-  EXPECT_EQ(macF(0xbf801000, 0x3f800800, 0x3f800800), 0x00000000u);
-  // The product 2^-100 * 2^-30 = 2^-130 is denormal and flushes, so 2^-126 stays 2^-126 (fused: 0x00880000).
-  EXPECT_EQ(macF(0x00800000, 0x0d800000, 0x30800000), 0x00800000u);
+TEST(F32Arith, MacIsFused) {
+  // (1+2^-12)^2 = 1 + 2^-11 + 2^-24 is kept whole; adding -(1 + 2^-11) gives 2^-24 (two roundings: +0).
+  EXPECT_EQ(macF(0xbf801000, 0x3f800800, 0x3f800800), 0x33800000u);
+  // The product 2^-100 * 2^-30 = 2^-130 is not rounded on its own, so it still counts: 2^-126 + 2^-130
+  // (two roundings would flush it and leave 2^-126).
+  EXPECT_EQ(macF(0x00800000, 0x0d800000, 0x30800000), 0x00880000u);
   EXPECT_EQ(macF(0x3f800000, 0x40000000, 0x40400000), 0x40e00000u);  // 1 + 2*3 = 7
   EXPECT_EQ(macF(0x3f800000, 0x7f800000, 0x00000000), 0x7fc00000u);  // 1 + inf*0 = NaN
   EXPECT_EQ(macF(0x7f7fffff, 0x7f7fffff, 0x3f800000), 0x7f800000u);  // max + max overflows

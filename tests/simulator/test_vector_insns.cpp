@@ -56,11 +56,8 @@ TEST(VectorInsns, F32Arithmetic) {
   EXPECT_TRUE(lanesEqual(r->vreg<float>(12), lane([&](size_t i) { return f32Out(f32In(a[i]) * f32In(b[i])); })));
   EXPECT_TRUE(lanesEqual(r->vreg<float>(13), lane([&](size_t i) { return refMax(a[i], b[i]); })));
   EXPECT_TRUE(lanesEqual(r->vreg<float>(14), lane([&](size_t i) { return refMin(a[i], b[i]); })));
-  // madd and mac round the product and the sum separately.
-  auto fused = [&](size_t i) {
-    float p = f32Out(f32In(a[i]) * f32In(b[i]));
-    return f32Out(f32In(c[i]) + p);
-  };
+  // madd and mac are fused: one rounding of c + a*b.
+  auto fused = [&](size_t i) { return f32Out(std::fma(f32In(a[i]), f32In(b[i]), f32In(c[i]))); };
   EXPECT_TRUE(lanesEqual(r->vreg<float>(15), lane(fused)));
   EXPECT_TRUE(lanesEqual(r->vreg<float>(16), lane(fused)));
   EXPECT_TRUE(lanesEqual(r->vreg<float>(17), lane([&](size_t i) { return f32Out(std::fabs(f32In(b[i]))); })));
@@ -252,8 +249,7 @@ TEST(VectorInsns, BroadcastFromScalarRegisterAndImmediate) {
   EXPECT_TRUE(lanesEqual(r->vreg<float>(17), std::vector<float>(64, 2.5f)));
   EXPECT_TRUE(lanesEqual(r->vreg<int32_t>(18), std::vector<int32_t>(64, 123456)));
   EXPECT_TRUE(lanesEqual(r->vreg<float>(19), mapLanes<float>(64, [&](size_t i) {
-    float p = a[i] * 2.5f;
-    return p + 1.0f;
+    return std::fma(a[i], 2.5f, 1.0f);  // fused
   })));
   EXPECT_TRUE(lanesEqual(r->vreg<int8_t>(20), mapLanes<int8_t>(256, [&](size_t i) { return std::max<int8_t>(a8[i], 0); })));
   EXPECT_TRUE(lanesEqual(r->vreg<int32_t>(21), std::vector<int32_t>(64, 0x0f0f0f0f)));

@@ -1,6 +1,7 @@
 // mac with SW_NEG (bit 1 of the switches, as kernels also write it: `(true) << 1`): accumulator - a * b,
 // the product rounded before the subtraction as it is before the addition without SW_NEG. Vector forms for
 // f32, bf16 and f16 against a host reference (the reference has no v_i32_mac_b).
+#include <string>
 #include <cmath>
 #include <random>
 
@@ -54,11 +55,14 @@ TEST_P(MacNegation, Vector) {
     std::vector<uint32_t> want(static_cast<size_t>(n0 * 3));
     for (int64_t i = 0; i < n0; ++i) {
       const size_t k = static_cast<size_t>(i);
-      // The product rounds to f32, the sum to f32 and then to the type.
-      const float p = static_cast<float>(decode(xs[k], t.fmt)) * static_cast<float>(decode(ys[k], t.fmt));
-      const double acc = decode(zs[k], t.fmt);
-      const uint32_t sub = encode(static_cast<double>(static_cast<float>(acc - p)), t.fmt);
-      const uint32_t add = encode(static_cast<double>(static_cast<float>(acc + p)), t.fmt);
+      // f32: fused, one rounding. 16-bit floats: the product is exact in f32, the sum rounds to f32 and
+      // then to the type.
+      const float x = static_cast<float>(decode(xs[k], t.fmt)), y = static_cast<float>(decode(ys[k], t.fmt));
+      const float acc = static_cast<float>(decode(zs[k], t.fmt));
+      const float p = x * y;
+      const bool f32 = std::string(tag) == "f32";
+      const uint32_t sub = encode(static_cast<double>(f32 ? std::fma(-x, y, acc) : acc - p), t.fmt);
+      const uint32_t add = encode(static_cast<double>(f32 ? std::fma(x, y, acc) : acc + p), t.fmt);
       want[k] = sub;
       want[k + static_cast<size_t>(n0)] = sub;
       want[k + 2 * static_cast<size_t>(n0)] = add;
