@@ -661,6 +661,11 @@ __TPC_SF_BF16_BINARY(v_pow_bf16, v_pow_f32)
     for (int k = 128 / sizeof(x[0]); k > 0; k >>= 1) x = v_##t##_max_b(x, __tpc_sf_lane_swap_##t(x, k)); \
     return x;                                                                                       \
   }                                                                                                 \
+  /* The vendor's names for the reductions that use no lookup table: ours use none either. */       \
+  __TPC_SF VT v_##t##_reduce_nolut_add(VT x) { return v_##t##_reduce_add(x); }                      \
+  __TPC_SF VT v_##t##_reduce_nolut_mul(VT x) { return v_##t##_reduce_mul(x); }                      \
+  __TPC_SF VT v_##t##_reduce_nolut_min(VT x) { return v_##t##_reduce_min(x); }                      \
+  __TPC_SF VT v_##t##_reduce_nolut_max(VT x) { return v_##t##_reduce_max(x); }                      \
   /* Lane (t, ti) beats lane (x, xi): better value, or NaN over a number, or equal (both NaN) and lower. */ \
   __TPC_SF PAIR __tpc_sf_reduce_arg_##t(VT x, int largest) {                                        \
     IT xi = read_lane_id_##ID##_b();                                                                \

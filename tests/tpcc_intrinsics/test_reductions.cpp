@@ -1,5 +1,5 @@
-// The lane reductions of tpc-special.h: v_<t>_reduce_{add,mul,min,max,argmin,argmax} for every data type
-// that has them. The reference reduces on the host in the documented order (a butterfly over lane pairs
+// The lane reductions of tpc-special.h: v_<t>_reduce_{add,mul,min,max,argmin,argmax} (and the vendor's
+// reduce_nolut_ names of add, mul, min, max) for every data type that has them. The reference reduces on the host in the documented order (a butterfly over lane pairs
 // i, i^k for k = lanes/2 ... 1, each step rounded in the data type) and checks that every lane of the
 // result holds it.
 #include "itest.h"
@@ -18,13 +18,13 @@ void main(tensor x, tensor values, tensor indices)
         int5 c = {v * {LANES}, 0, 0, 0, 0};
         {VT} a = v_{T}_ld_tnsr_b(c, x);
         int5 o = {0, 0, v, 0, 0};
-        v_{T}_st_tnsr(o, values, v_{T}_reduce_add(a));
+        v_{T}_st_tnsr(o, values, v_{T}_reduce_{NL}add(a));
         o[1] = 1;
-        v_{T}_st_tnsr(o, values, v_{T}_reduce_mul(a));
+        v_{T}_st_tnsr(o, values, v_{T}_reduce_{NL}mul(a));
         o[1] = 2;
-        v_{T}_st_tnsr(o, values, v_{T}_reduce_min(a));
+        v_{T}_st_tnsr(o, values, v_{T}_reduce_{NL}min(a));
         o[1] = 3;
-        v_{T}_st_tnsr(o, values, v_{T}_reduce_max(a));
+        v_{T}_st_tnsr(o, values, v_{T}_reduce_{NL}max(a));
         {PAIR} lo = v_{T}_reduce_argmin(a);
         {PAIR} hi = v_{T}_reduce_argmax(a);
         o[1] = 4;
@@ -98,13 +98,16 @@ size_t winner(const Type& t, const std::vector<uint32_t>& lanes, bool largest) {
 }
 
 TEST_P(Reductions, EveryOperationAndType) {
+  // The vendor's reduce_nolut_ names (reductions that use no lookup table) are the same functions.
+  for (const char* nolut : {"", "nolut_"})
   for (const Case& k : kCases) {
     const Type& t = type(k.tag);
     const Type& it = type(k.indexTag);
-    SCOPED_TRACE(k.tag);
+    SCOPED_TRACE(std::string(k.tag) + " " + nolut);
     auto keys = typeKeys(t);
     keys["IT"] = k.indexTag;
     keys["PAIR"] = k.pair;
+    keys["NL"] = nolut;
     auto text = build(fill(kReductions, keys));
     if (text.empty()) continue;
     const int lanes = t.lanes();
