@@ -1006,8 +1006,7 @@ class Selector : public SelectionContext {
         isa::ConversionInsn conv = isa::cConversion(vector, fromT, toT);
         MInst m = make(conv.id, conv.dtype, dst);
         m.src[0] = MOperand::ofReg(from);
-        m.sw = conv.sw;
-        if (vector) m.dstIsRead = true;
+        m.sw = conv.sw;  // a vector convert writes every lane: its old value (F_READS_DST) is no input
         emit(m);
         return;
       }

@@ -222,9 +222,9 @@ class Lowerer {
     if (tied) {
       cx_.emitRegCopy(out, toPredicate ? predicateAsScalar(tied) : cx_.valueReg(tied));
       m.dstIsRead = true;
-    } else if (insn.flags & isa::F_READS_DST) {
-      m.dstIsRead = true;  // a partial write with nothing to keep: the old value is undefined
     }
+    // Otherwise a partial write (F_READS_DST) has nothing to keep: the old value is undefined, and not an
+    // input the allocator must keep alive (the schedulers still order the hardware's read of it).
     m.dst = out;
     cx_.emitInst(m);
     if (toPredicate) {
@@ -433,8 +433,9 @@ class Lowerer {
       m.src[0] = MOperand::ofReg(src[widen ? 0 : part]);
       m.dst = dst[widen ? part : 0];
       // convert reads its destination (F_READS_DST): narrowing writes every other lane and the second
-      // convert keeps the first one's; where nothing is kept the old value is undefined.
-      m.dstIsRead = true;
+      // convert keeps the first one's; where nothing is kept (a widening part, the first narrowing part
+      // without a predicate) the old value is undefined and no input.
+      m.dstIsRead = !p.always || (!widen && part == 1);
       if (!p.always) {
         m.pred = p.reg;
         m.predNegate = p.negate;
@@ -452,8 +453,7 @@ class Lowerer {
     if (p.always || p.reg.file != RegFile::VP) return op();
     MInst m = base(InsnId::VpuConvert);
     m.src[0] = source(arg("src"), isa::insnInfo(InsnId::VpuConvert).kinds[1]);
-    m.dst = cx_.freshReg(RegFile::V);
-    m.dstIsRead = true;  // every lane is written; the old value is undefined
+    m.dst = cx_.freshReg(RegFile::V);  // every lane is written: the old value (F_READS_DST) is no input
     cx_.emitInst(m);
     MInst mov = makeInst(InsnId::VpuMov, info_.dt2, Reg{});
     mov.src[0] = MOperand::ofReg(m.dst);

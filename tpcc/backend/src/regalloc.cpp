@@ -11,6 +11,7 @@
 #include <map>
 #include <optional>
 #include <numeric>
+#include <set>
 
 #include <fmt/format.h>
 
@@ -87,6 +88,27 @@ class FileAllocator {
     return {};
   }
 
+  // After run(): a local-memory slot number for each of `spilled`, shared by values that are never live
+  // together (greedy colouring of their interference; a coalesced group shares one slot).
+  std::map<uint32_t, uint32_t> spillSlots(const std::vector<uint32_t>& spilled) {
+    std::map<uint32_t, uint32_t> repSlot, out;
+    std::vector<std::vector<uint32_t>> slotReps;  // the representatives holding each slot
+    for (uint32_t v : spilled) {
+      const uint32_t r = find(v);
+      if (!repSlot.count(r)) {
+        uint32_t chosen = 0;
+        while (chosen < slotReps.size() &&
+               std::any_of(slotReps[chosen].begin(), slotReps[chosen].end(), [&](uint32_t o) { return interfere(r, o); }))
+          ++chosen;
+        if (chosen == slotReps.size()) slotReps.emplace_back();
+        slotReps[chosen].push_back(r);
+        repSlot[r] = chosen;
+      }
+      out[v] = repSlot[r];
+    }
+    return out;
+  }
+
  private:
   bool mine(const Reg& r) const { return isVirtual(r) && r.file == file_; }
 
@@ -98,14 +120,72 @@ class FileAllocator {
     neighbours_[b].push_back(a);
   }
 
+  // Reads that no definition reaches: a partial write (a tied destination) into a fresh register reads its
+  // old contents, which are undefined. Such a read must not make the value live, or it would be live from
+  // the kernel's start and interfere with everything. Values never defined (parameters) count as defined
+  // on entry. Returns, per block, the (instruction, value) pairs of those reads.
+  std::vector<std::set<std::pair<size_t, uint32_t>>> undefinedReads() {
+    const size_t nb = mf_.blocks.size();
+    Bits everDefined(n_);
+    for (const MBlock& blk : mf_.blocks) {
+      for (const MInst& mi : blk.insts)
+        if (mine(mi.dst)) everDefined.set(mi.dst.id);
+      if (mine(blk.loopIter)) everDefined.set(blk.loopIter.id);
+    }
+    std::vector<std::vector<size_t>> preds(nb);
+    for (size_t b = 0; b < nb; ++b) {
+      const MBlock& blk = mf_.blocks[b];
+      for (int s : {blk.condTarget, blk.next})
+        if (s >= 0) preds[static_cast<size_t>(s)].push_back(b);
+      if (blk.bodyIter.valid()) preds[b].push_back(b);
+    }
+    auto defsOf = [&](const MBlock& blk, Bits& into) {
+      for (const MInst& mi : blk.insts)
+        if (mine(mi.dst)) into.set(mi.dst.id);
+      if (mine(blk.loopIter)) into.set(blk.loopIter.id);
+    };
+    std::vector<Bits> definedIn(nb, Bits(n_)), definedOut(nb, Bits(n_));
+    for (uint32_t v = 0; v < n_; ++v)
+      if (!everDefined.test(v) && nb > 0) definedIn[0].set(v);
+    for (bool changed = true; changed;) {
+      changed = false;
+      for (size_t b = 0; b < nb; ++b) {
+        Bits in = b == 0 ? definedIn[0] : Bits(n_);
+        for (size_t p : preds[b]) in.orWith(definedOut[p]);
+        Bits out = in;
+        defsOf(mf_.blocks[b], out);
+        if (!(in == definedIn[b]) || !(out == definedOut[b])) {
+          definedIn[b] = std::move(in);
+          definedOut[b] = std::move(out);
+          changed = true;
+        }
+      }
+    }
+    std::vector<std::set<std::pair<size_t, uint32_t>>> undefined(nb);
+    for (size_t b = 0; b < nb; ++b) {
+      Bits defined = definedIn[b];
+      const MBlock& blk = mf_.blocks[b];
+      for (size_t k = 0; k < blk.insts.size(); ++k) {
+        forEachRead(blk.insts[k], [&](const Reg& r) {
+          if (mine(r) && !defined.test(r.id)) undefined[b].emplace(k, r.id);
+        });
+        if (mine(blk.insts[k].dst)) defined.set(blk.insts[k].dst.id);
+      }
+    }
+    return undefined;
+  }
+
   void buildInterference() {
     const size_t nb = mf_.blocks.size();
+    const auto undefined = undefinedReads();
+    auto reads = [&](size_t b, size_t k, const Reg& r) { return mine(r) && !undefined[b].count({k, r.id}); };
     std::vector<Bits> use(nb, Bits(n_)), def(nb, Bits(n_)), liveIn(nb, Bits(n_)), liveOut(nb, Bits(n_));
     for (size_t b = 0; b < nb; ++b) {
       const MBlock& blk = mf_.blocks[b];
-      for (const MInst& mi : blk.insts) {
+      for (size_t k = 0; k < blk.insts.size(); ++k) {
+        const MInst& mi = blk.insts[k];
         forEachRead(mi, [&](const Reg& r) {
-          if (mine(r) && !def[b].test(r.id)) use[b].set(r.id);
+          if (reads(b, k, r) && !def[b].test(r.id)) use[b].set(r.id);
         });
         if (mine(mi.dst)) def[b].set(mi.dst.id);
       }
@@ -157,7 +237,7 @@ class FileAllocator {
           live.reset(d);
         }
         forEachRead(mi, [&](const Reg& r) {
-          if (mine(r)) live.set(r.id);
+          if (reads(b, k, r)) live.set(r.id);
         });
       }
       // Values live on entry to the kernel (parameters) are all alive together.
@@ -326,24 +406,53 @@ class FileAllocator {
   int k_;
 };
 
-// Spill code: the value of each spilled register lives in a local-memory slot; every instruction that
-// reads it loads it into a fresh register first, every one that writes it stores it afterwards.
-void insertSpillCode(MFunction& mf, RegFile file, const std::vector<uint32_t>& spilled) {
+// A value whose only definition reads no register, no memory and no core state (a constant, the lane
+// ids) is recomputed where it is used instead of being spilled: no slot, no store.
+bool rematerializable(const MInst& def) {
+  const isa::InsnInfo& info = isa::insnInfo(def.op);
+  if ((info.slot != isa::Slot::Vpu && info.slot != isa::Slot::Spu) || def.dstIsRead || def.pred.valid()) return false;
+  if (info.flags & (isa::F_READS_DST | isa::F_TENSOR | isa::F_BRANCH | isa::F_LOOP | isa::F_HALT)) return false;
+  if (isa::touchesCoreState(def.op, def.sw)) return false;
+  return std::none_of(def.src.begin(), def.src.end(), [](const MOperand& o) { return o.isReg(); });
+}
+
+// Spill code: the value of each spilled register lives in a local-memory slot (`slotOf`: values never
+// live together share one); every instruction that reads it loads it into a fresh register first, every
+// one that writes it stores it afterwards. Rematerializable values are recomputed at each use instead.
+void insertSpillCode(MFunction& mf, RegFile file, const std::vector<uint32_t>& spilled,
+                     const std::map<uint32_t, uint32_t>& slotOf) {
   const bool vector = file == RegFile::V;
+  // Definitions of the spilled values: those with a single rematerializable one are recomputed.
+  std::map<uint32_t, std::pair<int, const MInst*>> defs;  // value -> (number of definitions, the last)
+  for (const MBlock& b : mf.blocks)
+    for (const MInst& mi : b.insts)
+      if (isVirtual(mi.dst) && mi.dst.file == file) {
+        auto& d = defs[mi.dst.id];
+        ++d.first;
+        d.second = &mi;
+      }
+  std::map<uint32_t, MInst> remat;
+  for (uint32_t v : spilled)
+    if (auto it = defs.find(v); it != defs.end() && it->second.first == 1 && rematerializable(*it->second.second))
+      remat.emplace(v, *it->second.second);
   std::map<uint32_t, uint32_t> slot;
+  const uint32_t size = vector ? 256 : 4;
+  const uint32_t limit = vector ? 80 * 1024 : 1024;
+  uint32_t& used = vector ? mf.vectorLocalBytes : mf.scalarLocalBytes;
+  const uint32_t base = (used + size - 1) / size * size;
   for (uint32_t v : spilled) {
-    uint32_t& used = vector ? mf.vectorLocalBytes : mf.scalarLocalBytes;
-    uint32_t size = vector ? 256 : 4;
-    uint32_t limit = vector ? 80 * 1024 : 1024;
-    uint32_t addr = (used + size - 1) / size * size;
+    if (remat.count(v)) continue;
+    const uint32_t addr = base + slotOf.at(v) * size;
     if (addr + size > limit)
       throw CodegenError(fmt::format("the kernel needs more {} registers than the core has, and their spill "
                                      "slots do not fit in local memory", isa::regFilePrefix(file)),
                          SourceLoc{}, /*outOfRegisters=*/true);
-    used = addr + size;
+    used = std::max(used, addr + size);
     slot[v] = addr;
   }
-  auto isSpilled = [&](const Reg& r) { return r.valid() && !r.physical && r.file == file && slot.count(r.id); };
+  auto isSpilled = [&](const Reg& r) {
+    return r.valid() && !r.physical && r.file == file && (slot.count(r.id) || remat.count(r.id));
+  };
   for (MBlock& b : mf.blocks) {
     for (const Reg* r : {&b.condPred, &b.loopCount, &b.loopZero, &b.loopIter, &b.bodyIter})
       if (isSpilled(*r))
@@ -363,7 +472,13 @@ void insertSpillCode(MFunction& mf, RegFile file, const std::vector<uint32_t>& s
         uint32_t v = r.id;
         bool fresh = !temp.count(v);
         Reg t = tempFor(v);
-        if (fresh) {
+        if (fresh && remat.count(v)) {
+          MInst again = remat.at(v);
+          again.dst = t;
+          again.variables.clear();
+          again.loc = mi.loc;
+          out.push_back(again);
+        } else if (fresh) {
           MInst ld;
           ld.op = vector ? isa::InsnId::LdLV : isa::InsnId::LdL;
           ld.dtype = DType::I32;
@@ -377,12 +492,13 @@ void insertSpillCode(MFunction& mf, RegFile file, const std::vector<uint32_t>& s
       for (MOperand& o : mi.src)
         if (o.isReg()) reload(o.reg);
       reload(mi.pred);
-      if (mi.dstIsRead || (mi.pred.valid() && isSpilled(mi.dst))) reload(mi.dst);
+      // (Decided before the reload below turns a read destination into its temporary.)
+      const bool dstSpilled = isSpilled(mi.dst);
+      if (dstSpilled && remat.count(mi.dst.id)) continue;  // recomputed at each use
       std::optional<uint32_t> stored;
-      if (isSpilled(mi.dst)) {
-        stored = mi.dst.id;
-        mi.dst = tempFor(mi.dst.id);
-      }
+      if (dstSpilled) stored = mi.dst.id;
+      if (mi.dstIsRead || (mi.pred.valid() && dstSpilled)) reload(mi.dst);
+      if (dstSpilled) mi.dst = tempFor(*stored);
       mi.copy = mi.copy && !stored;
       out.push_back(mi);
       if (stored) {
@@ -442,14 +558,15 @@ void allocateRegisters(MFunction& mf, bool allowSpill) {
       auto file = static_cast<RegFile>(f);
       if (file == RegFile::Imm) continue;
       MFunction trial = mf;
-      std::vector<uint32_t> uncoloured = FileAllocator(trial, file).run();
+      FileAllocator allocator(trial, file);
+      std::vector<uint32_t> uncoloured = allocator.run();
       if (uncoloured.empty()) continue;
       if ((file != RegFile::V && file != RegFile::S) || round >= 8 || !allowSpill)
         throw CodegenError(fmt::format("the kernel needs more {} registers than the core has ({}) at one point; "
                                        "simplify the code or split the kernel",
                                        isa::regFilePrefix(file), allocatable(file).size()),
                            SourceLoc{}, /*outOfRegisters=*/true);
-      insertSpillCode(mf, file, uncoloured);
+      insertSpillCode(mf, file, uncoloured, allocator.spillSlots(uncoloured));
       spilled = true;
     }
     if (!spilled) break;
