@@ -246,7 +246,7 @@ template <DType T> void vCalcFpSpecial(Core& c, const DecodedSlot& d) {
   LaneSource<T> b = laneSource<T>(c, d, 1);
   for (int i = 0; i < kLanes<T>; ++i) {
     float r;
-    if (sem::calcFpSpecial(fn, Elem<T>::toF(a[i]), Elem<T>::toF(b[i]), &r)) out[i] = Elem<T>::fromF(r);
+    if (sem::calcFpSpecial(fn, Elem<T>::bits(a[i]), Elem<T>::bits(b[i]), &r)) out[i] = Elem<T>::fromF(r);
   }
   commitLanes(c, d, out);
 }
