@@ -9,7 +9,9 @@
   uses the load's coordinate induction variable rather than one of its own (one index-register add per
   iteration fewer), also when the source unrolls the loop itself;
 - a coordinate that is a multiple of the loop counter plus a constant ((group * 4 + k) * 64) becomes an
-  induction variable of its own, stepping by the multiple of the counter's step.
+  induction variable of its own, stepping by the multiple of the counter's step;
+- a short loop body is unrolled 16 times, a long one (two exponentials) twice at most: more copies of it
+  would only grow the code.
 
 usage: check_loop_optimizations.py TPC_CLANG
 """
@@ -78,6 +80,24 @@ SCALED = """void main(tensor x, tensor out)
 """
 
 
+SHORT_AND_LONG = """void main(tensor x, tensor out)
+{
+    const int cols = get_dim_size(x, 0);
+    int5 c = 0;
+    for (int col = 0; col < cols; col += 64) {
+        c[0] = col;
+        v_f32_st_tnsr(c, out, v_f32_ld_tnsr_b(c, x) * 2.0f);
+    }
+    c[1] = 1;
+    for (int col = 0; col < cols; col += 64) {
+        c[0] = col;
+        float64 a = v_f32_ld_tnsr_b(c, x);
+        v_f32_st_tnsr(c, out, v_exp_f32(a) + v_exp_f32(-a));
+    }
+}
+"""
+
+
 def ir_of(tool, source, tmp):
     src, ll = os.path.join(tmp, "k.c"), os.path.join(tmp, "k.ll")
     open(src, "w").write(source)
@@ -114,9 +134,18 @@ def main():
         if not ivs or not steps or any(v % 256 for v in steps):
             failures.append("(group * 4 + k) * 64: %d coordinate induction variables, steps %s; expected at least one, "
                             "stepping by a multiple of 256" % (ivs, steps))
+        ir = ir_of(tool, SHORT_AND_LONG, tmp)
+        loads = len(re.findall(r"call <64 x float> @__tpc_v_f32_ld_tnsr_b\(", ir))
+        # The short loop in 16 copies and its remainder, the long one in at most two and a remainder.
+        if not 16 < loads <= 17 + 3:
+            failures.append("a short and a long loop: %d tensor loads, expected the short loop's 16 copies and at "
+                            "most two of the long loop (with the remainders)" % loads)
+        stores = len(re.findall(r"call void @__tpc_v_f32_st_tnsr\(", ir))
+        if stores != loads:
+            failures.append("a short and a long loop: %d stores for %d loads" % (stores, loads))
     for f in failures:
         print("FAIL " + f)
-    print("%d passed, %d failed" % (5 - len(failures), len(failures)))
+    print("%d passed, %d failed" % (6 - len(failures), len(failures)))
     return 1 if failures else 0
 
 

@@ -160,7 +160,13 @@ static void scalarizeSplatLoads(llvm::Function& f) {
   }
 }
 
-// Asks LLVM's unroller to unroll innermost loops `count` times, unless the source says otherwise.
+// Instructions an unrolled loop body may hold: unrolling amortizes a short body's loop overhead and
+// gives the scheduler independent work, but a long body has both already (modulo scheduling overlaps its
+// iterations), and copies of it only grow the code (kernels are loaded whole into the core's memory).
+constexpr unsigned kUnrolledBodyBudget = 192;
+
+// Asks LLVM's unroller to unroll innermost loops `count` times, or fewer when the copies would exceed the
+// budget, unless the source says otherwise.
 void requestUnrolling(llvm::Function& f, unsigned count) {
   llvm::DominatorTree dt(f);
   llvm::LoopInfo li(dt);
@@ -170,12 +176,17 @@ void requestUnrolling(llvm::Function& f, unsigned count) {
     if (llvm::findOptionMDForLoop(loop, "llvm.loop.unroll.count") || llvm::findOptionMDForLoop(loop, "llvm.loop.unroll.disable") ||
         llvm::findOptionMDForLoop(loop, "llvm.loop.unroll.full") || llvm::findOptionMDForLoop(loop, "llvm.loop.unroll.enable"))
       continue;
+    unsigned size = 0;
+    for (llvm::BasicBlock* b : loop->blocks()) size += static_cast<unsigned>(b->sizeWithoutDebug());
+    unsigned copies = count;
+    while (copies > 1 && copies * size > kUnrolledBodyBudget) copies /= 2;
+    if (copies <= 1) continue;
     llvm::SmallVector<llvm::Metadata*, 4> ops;
     ops.push_back(nullptr);  // self reference
     if (llvm::MDNode* id = loop->getLoopID())
       for (unsigned k = 1; k < id->getNumOperands(); ++k) ops.push_back(id->getOperand(k));
     ops.push_back(llvm::MDNode::get(ctx, {llvm::MDString::get(ctx, "llvm.loop.unroll.count"),
-                                          llvm::ConstantAsMetadata::get(llvm::ConstantInt::get(llvm::Type::getInt32Ty(ctx), count))}));
+                                          llvm::ConstantAsMetadata::get(llvm::ConstantInt::get(llvm::Type::getInt32Ty(ctx), copies))}));
     llvm::MDNode* id = llvm::MDNode::getDistinct(ctx, ops);
     id->replaceOperandWith(0, id);
     loop->setLoopID(id);
