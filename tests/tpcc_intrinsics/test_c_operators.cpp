@@ -115,6 +115,62 @@ TEST_P(COperators, BoolParameters) {
   }
 }
 
+// C conversions from floating types to integers round half to even, as the vendor's compiler compiles them
+// (a convert with the core's default rounding), not toward zero as C does: vector conversions
+// (__builtin_convertvector), scalar casts (from float and bf16) and the scalar expression the vendor's avg_pool kernels split work
+// with, `(int)(count * (1.0f / cores))`.
+const char* const kFloatToInt = R"(
+void main(tensor x, tensor out, float count)
+{
+    const int5 s = get_index_space_offset();
+    const int5 e = s + get_index_space_size();
+    for (int v = s[0]; v < e[0]; v++) {
+        int5 c = {v * 64, 0, 0, 0, 0};
+        float64 a = v_f32_ld_tnsr_b(c, x);
+        v_i32_st_tnsr(c, out, __builtin_convertvector(a, int64));
+        c[1] = 1;
+        v_i32_st_tnsr(c, out, (int64)__builtin_convertvector(v_f32_abs_b(a), uint64));
+        c[1] = 2;
+        int64 scalars = (int)(count * 0.125f);
+        scalars = v_i32_sel_eq_u32_b(read_lane_id_4b_b(), 1u, (short)(count * 0.25f), scalars);
+        scalars = v_i32_sel_eq_u32_b(read_lane_id_4b_b(), 2u, (bf16)count * (bf16)0.375f, scalars);
+        v_i32_st_tnsr(c, out, scalars);
+    }
+}
+)";
+
+TEST_P(COperators, FloatToIntRoundsHalfToEven) {
+  const Type& f32 = type("f32");
+  auto text = build(kFloatToInt);
+  ASSERT_FALSE(text.empty());
+  const int64_t n = 64 * 2;
+  std::vector<uint32_t> xs;
+  for (int64_t i = 0; i < n; ++i) {
+    // Halves (ties both ways), quarters and random values of either sign.
+    double v = i < 64 ? (static_cast<double>(i) - 32) * 0.5 : (static_cast<double>((i * 7919) % 20001) - 10000) / 16.0;
+    xs.push_back(bitsOf(static_cast<float>(v)));
+  }
+  for (float count : {5.0f, 4.0f, 12.0f, 20.0f, -20.0f, 6.0f}) {
+    SCOPED_TRACE("count " + std::to_string(count));
+    RunResult r = exec(text, {makeTensor(f32, {n}, xs), makeTensor(type("i32"), {n, 3})}, {bitsOf(count)},
+                       {vectors(n, 64), 1, 1, 1, 1});
+    if (r.tensors.empty()) continue;
+    std::vector<uint32_t> want(static_cast<size_t>(3 * n));
+    auto even = [](double v) { return static_cast<uint32_t>(static_cast<int32_t>(std::nearbyint(v))); };
+    for (int64_t i = 0; i < n; ++i) {
+      const double a = floatOf(xs[static_cast<size_t>(i)]);
+      want[static_cast<size_t>(i)] = even(a);
+      want[static_cast<size_t>(n + i)] = even(std::fabs(a));
+      const int64_t lane = i % 64;
+      // bf16 to int (the product is exact in bf16 for these counts).
+      want[static_cast<size_t>(2 * n + i)] = lane == 1   ? even(count * 0.25)
+                                             : lane == 2 ? even(count * 0.375)
+                                                         : even(count * 0.125);
+    }
+    expectElements(r.tensors[1], want, "float-to-int conversions");
+  }
+}
+
 // Integer / and % on vectors (the vendor's compiler rejects them; the core has no vector divide): by a
 // vector, by constants, and by zero, which gives what the SPU's scalar divide gives (a quotient of all ones,
 // the dividend as remainder); signed forms divide magnitudes, so INT_MIN / -1 is INT_MIN.

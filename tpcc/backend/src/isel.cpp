@@ -1007,6 +1007,12 @@ class Selector : public SelectionContext {
         MInst m = make(conv.id, conv.dtype, dst);
         m.src[0] = MOperand::ofReg(from);
         m.sw = conv.sw;  // a vector convert writes every lane: its old value (F_READS_DST) is no input
+        // TPC-C's float-to-int conversions are fptosi/fptoui of llvm.roundeven (the front end's
+        // float_to_int.cpp): one convert that rounds half to even.
+        if (auto* round = roundedToEven(src)) {
+          m.src[0] = MOperand::ofReg(reg(round->getArgOperand(0)));
+          m.sw = isa::switchField(isa::SwitchField::Rm).set(m.sw, static_cast<uint32_t>(isa::RoundingMode::RHNE));
+        }
         emit(m);
         return;
       }
@@ -1537,8 +1543,18 @@ class Selector : public SelectionContext {
     emit(m);
   }
 
+  // llvm.roundeven feeding only float-to-int conversions, which take its rounding into their convert.
+  static llvm::IntrinsicInst* roundedToEven(llvm::Value* v) {
+    auto* ii = dyn_cast<llvm::IntrinsicInst>(v);
+    if (!ii || ii->getIntrinsicID() != llvm::Intrinsic::roundeven) return nullptr;
+    for (const llvm::User* u : ii->users())
+      if (!isa<llvm::FPToSIInst>(u) && !isa<llvm::FPToUIInst>(u)) return nullptr;
+    return ii;
+  }
+
   void llvmIntrinsic(llvm::IntrinsicInst& ii) {
     namespace ID = llvm::Intrinsic;
+    if (roundedToEven(&ii)) return;  // selected with its conversions
     switch (ii.getIntrinsicID()) {
       case ID::dbg_value:
         if (auto* dv = llvm::dyn_cast<llvm::DbgValueInst>(&ii))

@@ -28,6 +28,7 @@
 #include <llvm/Support/VirtualFileSystem.h>
 #include <llvm/Support/raw_ostream.h>
 
+#include "float_to_int.h"
 #include "implicit_headers.h"
 #include "tpc/isa/intrinsics.h"
 #include "tpc/isa/legacy_aliases.h"
@@ -408,6 +409,7 @@ FrontendResult compileSource(const FrontendOptions& options, llvm::LLVMContext& 
   CheckingAction action(&context, &result.signature);
   if (!ci.ExecuteAction(action) || ci.getDiagnostics().hasErrorOccurred()) return result;
   result.module = action.takeModule();
+  if (result.module) roundFloatToIntConversionsToNearestEven(*result.module);
   return result;
 }
 
