@@ -718,18 +718,19 @@ __TPC_SF_REDUCTIONS(u8, uchar256, uchar256, u8, char256, i8, 1b, uchar256_uchar2
 #define __TPC_IE_VB7(a, b, c, s, i, p, o) v_f32_form_fp_num_vb(as_float64(a), b, c, (s) | SW_EXP_IS_NUM, i, p, o)
 #define v_f32_form_fp_num_ie_vb(...) __TPC_IE_ARITY(__VA_ARGS__, __TPC_IE_VB7, __TPC_IE_VB6, , , , , )(__VA_ARGS__)
 
-// ---- lookup tables with pair results (our own tables: docs/isa.md, "Lookup tables") ----
-// v_f32_get_lut_entry_and_interval_start_b(src, shift): .v1 the interval of each lane (sign, exponent and top
-// `shift` mantissa bits), .v2 the interval's first value. v_f32_lookup_2c(entry, fid): .v1 the function at the
-// interval's start, .v2 its slope there, so f(x) ~ .v1 + .v2 * (x - start). switches must be 0; lanes whose
+// ---- lookup tables with pair results (docs/isa.md, "Lookup tables") ----
+// v_f32_get_lut_entry_and_interval_start_b(src, shift, switches): .v1 the interval (entry) of each lane, .v2
+// the interval's first value; shift is the mantissa bits below the interval (23 - the bits kept), switches
+// the function variant (e_func_variant << 13). v_f32_lookup_2c(entry, fid, switches): .v1 c1 and .v2 c2 of
+// the entry (v_f32_lookup_1c gives c0), so f(x) ~ c0 + (c1 + c2 * v) * v with v = x - start. Lanes whose
 // predicate is off keep the income.
 #define __TPC_SF_OVL static inline __attribute__((overloadable, always_inline))
 __TPC_SF_OVL uint64_float64_pair_t v_f32_get_lut_entry_and_interval_start_b(float64 src, const signed char shift, int switches,
                                                                       uint64_float64_pair_t income, bool predicate,
                                                                       bool polarity) {
   uint64_float64_pair_t r;
-  r.v1 = v_u32_mov_b(__lut_entry_f32(src, shift), switches, income.v1, predicate, polarity);
-  r.v2 = v_f32_mov_b(__lut_start_f32(src, shift), switches, income.v2, predicate, polarity);
+  r.v1 = v_u32_mov_b(__lut_entry_f32(src, shift, switches), 0, income.v1, predicate, polarity);
+  r.v2 = v_f32_mov_b(__lut_start_f32(src, shift, switches), 0, income.v2, predicate, polarity);
   return r;
 }
 __TPC_SF_OVL uint64_float64_pair_t v_f32_get_lut_entry_and_interval_start_b(float64 src, const signed char shift, int switches,
@@ -751,8 +752,8 @@ __TPC_SF_OVL uint64_float64_pair_t v_f32_get_lut_entry_and_interval_start_b(floa
 }
 __TPC_SF_OVL float128 v_f32_lookup_2c(uint64 a, int fid, int switches, float128 income, bool predicate, bool polarity) {
   float128 r;
-  r.v1 = v_f32_lookup_1c(a, fid, switches, income.v1, predicate, polarity);
-  r.v2 = v_f32_mov_b(__lookup_slope_f32(a, fid), 0, income.v2, predicate, polarity);
+  r.v1 = v_f32_mov_b(__lookup_coef_f32(a, fid, switches, 2), 0, income.v1, predicate, polarity);
+  r.v2 = v_f32_mov_b(__lookup_coef_f32(a, fid, switches, 3), 0, income.v2, predicate, polarity);
   return r;
 }
 __TPC_SF_OVL float128 v_f32_lookup_2c(uint64 a, int fid, int switches, float128 income, bool predicate) {

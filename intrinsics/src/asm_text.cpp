@@ -96,14 +96,15 @@ std::vector<std::string_view> fieldValueNames(SwitchField f) {
     case SwitchField::Half: return {"all", "low", "high"};
     case SwitchField::TdescField: return {"size", "stride", "hwpref", "pad"};
     case SwitchField::Layout: return {"block", "interleaved"};
-    case SwitchField::LutFunc: return {"recip", "rsqrt", "sqrt", "log2", "exp2", "sin", "cos", "tanh"};
+    case SwitchField::LutVariant: return {"default", "tanh", "sqrt_rsqrt", "sin_cos"};
+    case SwitchField::LutCoef: return {"value", "c0", "c1", "c2"};
     default: return {};
   }
 }
 
 std::string formatField(SwitchField f, uint32_t v) {
   const SwitchFieldInfo& fi = switchField(f);
-  if (f == SwitchField::Sat) return std::string(fi.name);
+  if (f == SwitchField::Sat || f == SwitchField::LutPtr) return std::string(fi.name);  // flags
   auto names = fieldValueNames(f);
   if (v < names.size()) return fmt::format("{}={}", fi.name, names[v]);
   if (f == SwitchField::LoopEnd) return fmt::format("{}=0x{:x}", fi.name, v);
@@ -382,9 +383,9 @@ bool parseSlot(Slot slot, std::string_view text, SlotInsn* out, std::string* err
     }
     auto field = static_cast<SwitchField>(fieldIndex);
     uint32_t v = 0;
-    if (field == SwitchField::Sat) {
+    if (field == SwitchField::Sat || field == SwitchField::LutPtr) {
       if (eq != std::string_view::npos) {
-        *error = "switch 'sat' takes no value";
+        *error = fmt::format("switch '{}' takes no value", name);
         return false;
       }
       v = 1;

@@ -133,10 +133,15 @@ std::string validateSlot(const SlotInsn& insn) {
       return fmt::format("{}: part {} out of range ({} parts for {})", info.mnemonic, insn.field(SwitchField::Part),
                          parts, dtypeName(insn.dtype));
   }
-  if (info.allowsField(SwitchField::LutShift) && insn.field(SwitchField::LutShift) > 16)
-    return fmt::format("{}: shift {} out of range (0..16)", info.mnemonic, insn.field(SwitchField::LutShift));
-  if (info.allowsField(SwitchField::LutFunc) && insn.field(SwitchField::LutFunc) >= kNumLutFunctions)
-    return fmt::format("{}: unknown table function {}", info.mnemonic, insn.field(SwitchField::LutFunc));
+  if (info.allowsField(SwitchField::LutShift) && insn.field(SwitchField::LutShift) > 23)
+    return fmt::format("{}: shift {} out of range (0..23)", info.mnemonic, insn.field(SwitchField::LutShift));
+  if (info.allowsField(SwitchField::LutFid)) {
+    uint32_t fid = insn.field(SwitchField::LutFid);
+    if (insn.field(SwitchField::LutPtr) && (fid & 3u) != 3u)
+      return fmt::format("{}: fid {} of a user table must end in binary 11 (32-bit entries)", info.mnemonic, fid);
+    if (!insn.field(SwitchField::LutPtr) && !isBuiltinLutTable(fid))
+      return fmt::format("{}: fid {} is not a built-in table", info.mnemonic, fid);
+  }
   if (info.allowsField(SwitchField::Func) && insn.field(SwitchField::Func) > static_cast<uint32_t>(FpSpecialFunc::Pow))
     return fmt::format("{}: unknown function {}", info.mnemonic, insn.field(SwitchField::Func));
   if ((info.flags & F_IMM_ADDR) && insn.imm % kBundleBytes)

@@ -104,6 +104,18 @@ uint32_t translateSwitches(const IntrinsicInfo& info, const InsnInfo& insn, cons
     set(SwitchField::Mmio, (vendor & kSwMmio) ? 1u : 0u);
     used |= kSwMmio;
   }
+  if (insn.allowsField(SwitchField::LutVariant)) {  // lut_entry/lut_start: SW_LUT_TANH, _SQRT_RSQRT, _SIN_COS
+    uint32_t variant = (vendor >> 13) & 7u;          // (e_func_variant << 13)
+    if (variant > static_cast<uint32_t>(LutVariant::SinCos))
+      fail(fmt::format("function variant {} (SW_LUT_LOG) is not supported (default, tanh, sqrt_rsqrt and sin_cos "
+                       "are)", variant));
+    set(SwitchField::LutVariant, variant);
+    used |= 7u << 13;
+  }
+  if (insn.allowsField(SwitchField::LutPtr)) {  // lookup: SW_LUT_PTR (bit 3); SW_BV32 is 0
+    set(SwitchField::LutPtr, (vendor >> 3) & 1u);
+    used |= 1u << 3;
+  }
   if (insn.allowsField(SwitchField::GroupEn)) {  // mov_group: groups (bits 0-1) and dual groups (bits 2-5)
     set(SwitchField::GroupEn, vendor & 3u);
     set(SwitchField::DualGroupEn, (vendor >> 2) & 0xfu);
@@ -155,8 +167,19 @@ uint32_t rmwField(const IntrinsicInfo& info, uint32_t rmw) {
 }
 
 uint32_t lutShift(uint32_t shift) {
-  if (shift > 16) fail(fmt::format("lookup-table shift {} is out of range (0..16 mantissa bits)", shift));
+  if (shift > 23) fail(fmt::format("lookup-table shift {} is out of range (0..23: the mantissa bits below the interval)", shift));
   return shift;
+}
+
+// The coefficient a lookup intrinsic reads: `coef` where it has one (tpc-special.h's helpers of
+// v_f32_lookup_2c), c0 for v_f32_lookup_1c, and the one value of an entry for v_f32_lookup.
+LutCoef lookupCoefficient(const IntrinsicInfo& info, const ConstantParam& constant) {
+  if (has(info, "coef")) {
+    uint32_t c = requireConstantParam(info, constant, "coef");
+    if (c > static_cast<uint32_t>(LutCoef::C2)) fail(fmt::format("coefficient {} is not 0..3", c));
+    return static_cast<LutCoef>(c);
+  }
+  return info.name == "v_f32_lookup_1c" ? LutCoef::C0 : LutCoef::Value;
 }
 
 uint32_t dualGroup(const IntrinsicInfo& info, const ConstantParam& constant, const char* name) {
@@ -221,15 +244,20 @@ uint32_t intrinsicSwitchWord(const IntrinsicInfo& info, InsnId id, const Constan
   if (has(info, "offset") && insn.allowsField(SwitchField::PartOff))
     set(SwitchField::PartOff, requireConstantParam(info, constant, "offset") & 0xffu);
   if (has(info, "rmw")) set(SwitchField::Rmw, rmwField(info, requireConstantParam(info, constant, "rmw")));
-  // Lookup tables: the interval shift, and fid = function | shift << 8 (TPC_LUT_FID).
+  // Lookup tables: the interval shift; the table (a built-in one's e_function_id, or a user table's with
+  // SW_LUT_PTR, whose low two bits are 3 for 32-bit entries) and the coefficient.
   if (has(info, "shift") && insn.allowsField(SwitchField::LutShift))
     set(SwitchField::LutShift, lutShift(requireConstantParam(info, constant, "shift")));
-  if (has(info, "fid")) {
+  if (has(info, "fid") && insn.allowsField(SwitchField::LutFid)) {
     uint32_t fid = requireConstantParam(info, constant, "fid");
-    if ((fid & 0xffu) >= static_cast<uint32_t>(kNumLutFunctions) || (fid >> 8) > 0x1fu)
-      fail(fmt::format("fid 0x{:x} is not TPC_LUT_FID(function 0..{}, shift)", fid, kNumLutFunctions - 1));
-    set(SwitchField::LutFunc, fid & 0xffu);
-    set(SwitchField::LutShift, lutShift(fid >> 8));
+    const bool user = switchField(SwitchField::LutPtr).get(sw) != 0;
+    if (user && ((fid & 3u) != 3u || fid > 0xfffu))
+      fail(fmt::format("fid {} is not a user table's function id with SW_LUT_PTR: (table << 2) | 3, table 0..1023", fid));
+    if (!user && !isBuiltinLutTable(fid))
+      fail(fmt::format("fid {} is not a built-in table (e_fp32_tanh, e_fp32_rsqrt, e_fp32_log2, e_fp32_sqrt, "
+                       "e_fp32_rcp, e_fp32_sin_cos, e_fp32_pow2); user tables need SW_LUT_PTR", fid));
+    set(SwitchField::LutFid, fid);
+    set(SwitchField::LutCoef, static_cast<uint32_t>(lookupCoefficient(info, constant)));
   }
   return sw;
 }

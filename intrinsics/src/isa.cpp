@@ -147,9 +147,18 @@ bool touchesCoreState(InsnId id, uint32_t sw) {
       return rm == RoundingMode::SR || rm == RoundingMode::CSR;
     }
     case InsnId::LdL: case InsnId::StL: return switchField(SwitchField::Mmio).get(sw) != 0;
-    case InsnId::StAso: return true;
+    case InsnId::StAso: case InsnId::LdSetLut: return true;
+    case InsnId::LdLookup: return switchField(SwitchField::LutPtr).get(sw) != 0;
     default: return false;
   }
+}
+
+bool isBuiltinLutTable(uint32_t fid) {
+  switch (static_cast<LutTable>(fid)) {
+    case LutTable::Fp32Tanh: case LutTable::Fp32Rsqrt: case LutTable::Fp32Log2: case LutTable::Fp32Sqrt:
+    case LutTable::Fp32Rcp: case LutTable::Fp32SinCos: case LutTable::Fp32Pow2: return fid <= 0xffffu;
+  }
+  return false;
 }
 
 RoundingMode roundingModeFromVendor(uint32_t code) {

@@ -265,6 +265,9 @@ template <DType T> void stGV(Core& c, const DecodedSlot& d) {
 }
 
 // gen_addr: the global address of the element at the coordinates (checked when it is accessed).
+// set_lut: user lookup tables (lookup ptr) are read from this global address on.
+void setLut(Core& c, const DecodedSlot& d) { c.mmio.lutPointer = c.r.ad[d.src[0]]; }
+
 void genAddr(Core& c, const DecodedSlot& d) {
   uint32_t n = d.field(SwitchField::Tensor);
   const TensorDesc& t = c.tensor(n);
@@ -318,6 +321,7 @@ ExecFn memoryExec(const isa::SlotInsn& insn) {
     case InsnId::StG: return MEM_TYPED(stG);
     case InsnId::StGV: return MEM_TYPED(stGV);
     case InsnId::GenAddr: return &genAddr;
+    case InsnId::LdSetLut: return &setLut;
     case InsnId::LdTdesc: return &ldTdesc;
     case InsnId::Prefetch: return &prefetch;
     case InsnId::StAso: return &aso;

@@ -262,21 +262,29 @@ template <DType T> void vFormFpNum(Core& c, const DecodedSlot& d) {
   commitLanes(c, d, out);
 }
 
-// Lookup-table helpers (semantics/lut.h): interval numbers and starts, and the table's values and slopes.
-template <uint32_t (*kFn)(uint32_t, unsigned)> void vLutInterval(Core& c, const DecodedSlot& d) {
+// Lookup tables (semantics/lut.h): interval numbers and starts, and coefficients of the built-in tables or,
+// with ptr, of the user tables at the LUT pointer (set_lut) in global memory.
+template <uint32_t (*kFn)(uint32_t, unsigned, isa::LutVariant)> void vLutInterval(Core& c, const DecodedSlot& d) {
   alignas(64) uint32_t out[64];
   const uint32_t* a = c.r.v[d.src[0]].lanes<uint32_t>();
   unsigned shift = d.field(SwitchField::LutShift);
-  for (int i = 0; i < 64; ++i) out[i] = kFn(a[i], shift);
+  auto variant = static_cast<isa::LutVariant>(d.field(SwitchField::LutVariant));
+  for (int i = 0; i < 64; ++i) out[i] = kFn(a[i], shift, variant);
   commitLanes(c, d, out);
 }
 
-template <uint32_t (*kFn)(isa::LutFunction, uint32_t, unsigned)> void vLookup(Core& c, const DecodedSlot& d) {
+void vLookup(Core& c, const DecodedSlot& d) {
   alignas(64) uint32_t out[64];
   const uint32_t* entry = c.r.v[d.src[0]].lanes<uint32_t>();
-  unsigned shift = d.field(SwitchField::LutShift);
-  auto f = static_cast<isa::LutFunction>(d.field(SwitchField::LutFunc));
-  for (int i = 0; i < 64; ++i) out[i] = kFn(f, entry[i], shift);
+  const uint32_t fid = d.field(SwitchField::LutFid);
+  const auto coef = static_cast<isa::LutCoef>(d.field(SwitchField::LutCoef));
+  if (d.field(SwitchField::LutPtr)) {
+    for (int i = 0; i < 64; ++i)
+      std::memcpy(&out[i], c.globalForRead(c.mmio.lutPointer + sem::userLutOffset(fid, entry[i], coef), 4), 4);
+    c.mutableStats().loadBytes += isa::kVectorBytes;
+  } else {
+    for (int i = 0; i < 64; ++i) out[i] = sem::lutCoefficient(fid, entry[i], coef);
+  }
   commitLanes(c, d, out);
 }
 
@@ -287,8 +295,7 @@ ExecFn vectorDataExec(const isa::SlotInsn& insn) {
   switch (insn.id) {
     case InsnId::VpuLutEntry: return &vLutInterval<sem::lutEntry>;
     case InsnId::VpuLutStart: return &vLutInterval<sem::lutStart>;
-    case InsnId::LdLookup: return &vLookup<sem::lutValue>;
-    case InsnId::LdLookupSlope: return &vLookup<sem::lutSlope>;
+    case InsnId::LdLookup: return &vLookup;
     case InsnId::VpuMovVp: return &vpMov;
     case InsnId::VpuVpAnd: return &vpLogic<0>;
     case InsnId::VpuVpOr: return &vpLogic<1>;

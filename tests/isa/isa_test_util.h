@@ -90,6 +90,8 @@ inline std::vector<uint32_t> immediatesFor(const SlotInsn& insn, int operand) {
 inline std::vector<uint32_t> fieldValues(SwitchField f, std::mt19937& rng) {
   const auto& fi = tpc::isa::switchField(f);
   const uint32_t max = fi.width == 32 ? 0xffffffffu : (1u << fi.width) - 1u;
+  // lookup's fid: built-in tables (valid without ptr) and user tables' ids (valid with it).
+  if (f == SwitchField::LutFid) return {1u, 2u, 128u, 129u, 130u, 256u, 3u, 7u, max};
   std::vector<uint32_t> v;
   if (fi.width <= 4) {
     for (uint32_t x = 1; x <= max; ++x) v.push_back(x);

@@ -171,6 +171,36 @@ TEST_P(COperators, FloatToIntRoundsHalfToEven) {
   }
 }
 
+// Local aggregates initialized with constants (Clang copies them from a constant global, which -O0 must
+// fold: the core has no such memory) and with values.
+const char* const kAggregateInitializers = R"(
+void main(tensor x, tensor out)
+{
+    int5 c = 0;
+    float64 a = v_f32_ld_tnsr_b(c, x);
+    float64_pair_t k = {1.5f, -2.0f};
+    uint64_float64_pair_t m = {7, 0.25f};
+    float64_pair_t v = {a, a * 2.0f};
+    v_f32_st_tnsr(c, out, k.v1 * v.v1 + k.v2 * v.v2 + m.v2 + v_convert_u32_to_f32_b(m.v1, 0));
+}
+)";
+
+TEST_P(COperators, AggregateInitializers) {
+  const Type& f32 = type("f32");
+  auto text = build(kAggregateInitializers);
+  ASSERT_FALSE(text.empty());
+  std::vector<uint32_t> xs;
+  for (int i = 0; i < 64; ++i) xs.push_back(bitsOf(static_cast<float>(i) - 20.0f));
+  RunResult r = exec(text, {makeTensor(f32, {64}, xs), makeTensor(f32, {64})}, {}, {1, 1, 1, 1, 1});
+  if (r.tensors.empty()) return;
+  std::vector<uint32_t> want;
+  for (uint32_t b : xs) {
+    float a = floatOf(b);
+    want.push_back(bitsOf(1.5f * a + -2.0f * (a * 2.0f) + 0.25f + 7.0f));
+  }
+  expectElements(r.tensors[1], want, "aggregate initializers");
+}
+
 // Integer / and % on vectors (the vendor's compiler rejects them; the core has no vector divide): by a
 // vector, by constants, and by zero, which gives what the SPU's scalar divide gives (a quotient of all ones,
 // the dividend as remainder); signed forms divide magnitudes, so INT_MIN / -1 is INT_MIN.

@@ -15,6 +15,7 @@
 #include <llvm/Transforms/Utils/LowerSwitch.h>
 #include <llvm/Transforms/Utils/Mem2Reg.h>
 #include <llvm/Analysis/AssumptionCache.h>
+#include <llvm/Analysis/ConstantFolding.h>
 #include <llvm/Analysis/LoopInfo.h>
 #include <llvm/Analysis/ScalarEvolution.h>
 #include <llvm/Analysis/ScalarEvolutionExpressions.h>
@@ -261,6 +262,24 @@ static void passPairsByValue(llvm::Module& module) {
   }
 }
 
+// A local aggregate initialized with constants (`float64_pair_t p = {1.0f, 2.0f};`) is copied from a private
+// constant global; at -O2 InstCombine folds the copy's loads, at -O0 (SROA and mem2reg only) this does, since
+// the core has no such global to read.
+static void foldConstantLoads(llvm::Module& module) {
+  const llvm::DataLayout& dl = module.getDataLayout();
+  for (llvm::Function& f : module)
+    for (llvm::BasicBlock& b : f)
+      for (llvm::Instruction& i : llvm::make_early_inc_range(b)) {
+        auto* load = llvm::dyn_cast<llvm::LoadInst>(&i);
+        auto* from = load ? llvm::dyn_cast<llvm::Constant>(load->getPointerOperand()) : nullptr;
+        if (!from || load->isVolatile()) continue;
+        if (llvm::Constant* value = llvm::ConstantFoldLoadFromConstPtr(from, load->getType(), dl)) {
+          load->replaceAllUsesWith(value);
+          load->eraseFromParent();
+        }
+      }
+}
+
 void optimizeModule(llvm::Module& module, int optLevel, int unrollCount) {
   preferUnrollEpilogue();
   passPairsByValue(module);
@@ -335,6 +354,7 @@ void optimizeModule(llvm::Module& module, int optLevel, int unrollCount) {
   fpm.addPass(llvm::BreakCriticalEdgesPass());
   mpm.addPass(llvm::createModuleToFunctionPassAdaptor(std::move(fpm)));
   mpm.run(module, mam);
+  if (optLevel == 0) foldConstantLoads(module);
 
   if (entry) expandVectorDivision(*entry);
   if (entry) scalarizeSplatLoads(*entry);

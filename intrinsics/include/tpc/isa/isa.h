@@ -70,9 +70,23 @@ enum class RmwOp : uint8_t { None = 0, Add = 1, Sub = 2, Min = 3, Max = 4 };
 // Loop conditions (loop instruction, cmp field): continue while "iterator <cmp> end".
 enum class LoopCmp : uint8_t { Lt = 0, Le = 1, Gt = 2, Ge = 3, Ne = 4 };
 
-// Functions of the lookup tables (lut field of lookup / lookup_slope).
-enum class LutFunction : uint8_t { Recip = 0, Rsqrt = 1, Sqrt = 2, Log2 = 3, Exp2 = 4, Sin = 5, Cos = 6, Tanh = 7 };
-inline constexpr int kNumLutFunctions = 8;
+// Lookup tables (docs/isa.md): how lut_entry/lut_start find an interval (variant field, the vendor's
+// e_func_variant), the built-in tables of lookup (fid field, numbered as the vendor's e_function_id), and
+// which coefficient lookup reads (coef field). semantics/lut.h has their contents.
+enum class LutVariant : uint8_t { Default = 0, Tanh = 1, SqrtRsqrt = 2, SinCos = 3 };
+enum class LutTable : uint16_t {
+  Fp32Tanh = 0,
+  Fp32Rsqrt = 1,
+  Fp32Log2 = 2,
+  Fp32Sqrt = 128,
+  Fp32Rcp = 129,
+  Fp32SinCos = 130,
+  Fp32Pow2 = 256,
+};
+bool isBuiltinLutTable(uint32_t fid);
+// Value: the one value of an entry of a one-value user table (a built-in table's c0); C0-C2: the
+// polynomial's coefficients.
+enum class LutCoef : uint8_t { Value = 0, C0 = 1, C1 = 2, C2 = 3 };
 
 // calc_fp_special functions (fn field).
 enum class FpSpecialFunc : uint8_t { Recip = 0, Rsqrt = 1, Sqrt = 2, Log = 3, Exp = 4, Tanh = 5, Div = 6, Pow = 7 };
@@ -128,7 +142,8 @@ const InsnInfo* findInsn(Slot s, std::string_view mnemonic);
 bool accessesTensorData(InsnId id);
 // Whether the instruction reads or changes the core's configuration state rather than registers or memory:
 // a stochastic-rounding convert draws from the core's random stream, a convert with rm=csr reads
-// CONV_ROUND_CSR, ld_l/st_l with mmio read and write the MMIO registers, aso counts SEMAPHORE. Schedulers
+// CONV_ROUND_CSR, ld_l/st_l with mmio read and write the MMIO registers, aso counts SEMAPHORE, set_lut sets
+// the LUT pointer that lookup with ptr reads. Schedulers
 // keep these in program order (and a write a bundle before the next access), so every execution path sees
 // the same state.
 bool touchesCoreState(InsnId id, uint32_t sw);

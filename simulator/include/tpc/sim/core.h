@@ -62,6 +62,7 @@ struct Watch {
 struct MmioRegisters {
   uint32_t convRoundCsr = 0;  // CONV_ROUND_CSR: the vendor's 3-bit rounding code of converts with rm=csr
   uint32_t semaphore = 0;     // SEMAPHORE: counted by aso
+  uint64_t lutPointer = 0;    // the global address of the user lookup tables, set by set_lut
 };
 
 struct LoopFrame {
