@@ -102,8 +102,9 @@ LaunchResult Launch::run() {
   for (int c = 0; c < numCores_; ++c) cores_.push_back(std::make_unique<Core>(env, c));
   std::vector<std::string> traces(static_cast<size_t>(numCores_));
 
-  // Cores with an empty box do not run. Each core's run depends only on its own box, so the results are
-  // the same for any number of host threads.
+  // Cores with an empty box do not run. Each core's run depends only on its own box (and, with
+  // read-modify-write stores, on the cores before it: see below), so the results are the same for any
+  // number of host threads.
   std::atomic<int> nextCore{0};
   auto worker = [&](int hostThread) {
     for (int c; (c = nextCore.fetch_add(1)) < numCores_;) {
@@ -118,7 +119,10 @@ LaunchResult Launch::run() {
       core.run();
     }
   };
-  int threads = launchThreads(options_.threads, numCores_);
+  // Read-modify-write stores of several cores may update the same elements (an atomic add of partial
+  // sums): one host thread runs the cores in order, so the updates happen in the same order every run
+  // (float adds do not commute in rounding) and never race.
+  int threads = program_.hasReadModifyWriteStores() ? 1 : launchThreads(options_.threads, numCores_);
   if (threads == 1) {
     worker(0);
   } else {

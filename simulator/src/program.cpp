@@ -91,6 +91,7 @@ bool Program::load(std::span<const uint8_t> text, std::string* error, const isa:
   size_t n = text.size() / isa::kBundleBytes;
   bundles_.assign(n, DecodedBundle{});
   raw_.assign(n, isa::Bundle{});
+  hasRmw_ = false;
   std::vector<uint32_t> loopEnds;
   for (size_t b = 0; b < n; ++b) {
     const uint32_t address = static_cast<uint32_t>(b * isa::kBundleBytes);
@@ -111,6 +112,7 @@ bool Program::load(std::span<const uint8_t> text, std::string* error, const isa:
       }
       access[s] = accessOf(insn);
       const isa::InsnInfo& info = insn.info();
+      if (info.allowsField(isa::SwitchField::Rmw) && insn.field(isa::SwitchField::Rmw) != 0) hasRmw_ = true;
       if (arch && info.hasDType()) {
         auto lacks = [&](DType t) { return !((arch->types >> static_cast<unsigned>(t)) & 1u); };
         DType second = static_cast<DType>(insn.field(isa::SwitchField::Dt2));

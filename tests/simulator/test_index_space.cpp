@@ -189,6 +189,46 @@ TEST(IndexSpace, ResultsDoNotDependOnHostThreads) {
   }
 }
 
+// Every point adds its own vector into the same output (rmw=add), with values whose f32 sum depends on the
+// order: the cores do it in core order, each in point order, the same in every run and on any number of
+// host threads (unordered, the adds of two threads could also race and lose one another).
+TEST(IndexSpace, ReadModifyWriteStoresOfAllCoresHappenInCoreOrder) {
+  auto program = loadProgram(lines({
+      "nop ; mov_irf_dim.i32 s0, i0 dim=0 ; nop ; nop",
+      "nop ; mov_irf_dim.i32 s1, i1 dim=0 ; nop ; nop",
+      "nop ; add.i32 s1, s0, s1 ; nop ; nop",
+      "nop ; shl.i32 s0, s0, 6 ; nop ; nop",
+      "nop ; shl.i32 s1, s1, 6 ; nop ; nop",
+      "nop ; loop.i32 s10, s0, s1, 64 cmp=lt end=body_end ; nop ; nop",
+      "nop ; i_mov.i32 i3, s10 dmask=0b00001 ; nop ; nop",
+      "ld_tnsr.f32 v0, i3 tnsr=0 ; nop ; nop ; nop",
+      "body_end:",
+      "nop ; nop ; nop ; st_tnsr.f32 i2, v0 tnsr=1 rmw=add",
+      "nop ; halt ; nop ; nop",
+  }));
+  const int points = 96;
+  std::vector<float> x(static_cast<size_t>(points) * 64);
+  for (size_t i = 0; i < x.size(); ++i) {
+    const size_t k = i / 64;
+    x[i] = (k % 3 == 0 ? 1e8f : k % 3 == 1 ? 3.0f : -1e8f) + static_cast<float>(i % 7) * 0.37f;
+  }
+  std::vector<float> want(64, 0.0f);
+  for (size_t i = 0; i < x.size(); ++i) want[i % 64] += x[i];
+  for (int run = 0; run < 20; ++run) {
+    LaunchOptions opt;
+    opt.arch = gaudi2();
+    opt.cores = 24;
+    opt.threads = 4;
+    Launch launch(*program, opt);
+    launch.addTensor(DType::F32, sizes5({points * 64}), toBytes(x));
+    launch.addTensor(DType::F32, sizes5({64}), toBytes(std::vector<float>(64, 0.0f)));
+    launch.setIndexSpace({points, 1, 1, 1, 1});
+    LaunchResult r = launch.run();
+    ASSERT_FALSE(r.fault) << r.fault->describe();
+    ASSERT_TRUE(lanesEqual(fromBytes<float>(launch.tensorData(1)), want)) << "run " << run;
+  }
+}
+
 TEST(IndexSpace, CoresSeeTheirBoxInI0AndI1) {
   // Each core writes its I0/I1 to its own row of an output: row = core's offset in dimension 1.
   auto program = loadProgram(lines({

@@ -72,6 +72,9 @@ class Program {
   size_t numPrintfFormats() const { return printfFormats_.size(); }
 
   size_t size() const { return bundles_.size(); }
+  // Whether a store reads and modifies memory (rmw=add|sub|min|max): cores that update the same elements
+  // must then do it in a fixed order for the result to be the same every run.
+  bool hasReadModifyWriteStores() const { return hasRmw_; }
   const DecodedBundle& bundle(size_t index) const { return bundles_[index]; }
   const isa::Bundle& raw(size_t index) const { return raw_[index]; }
   const std::vector<DecodedBundle>& bundles() const { return bundles_; }
@@ -81,6 +84,7 @@ class Program {
   std::vector<isa::Bundle> raw_;
   std::vector<std::string> printfFormats_;
   std::vector<isa::PrintfFormat> printfParsed_;
+  bool hasRmw_ = false;
 };
 
 // One instruction with its semantics function and operands resolved, as the execution loop runs it.
