@@ -36,6 +36,23 @@ std::vector<std::string_view> splitWords(std::string_view s) {
   return out;
 }
 
+std::string escapeNonPrintable(std::string_view text) {
+  static const char* kHex = "0123456789abcdef";
+  std::string out;
+  out.reserve(text.size());
+  for (char c : text) {
+    auto u = static_cast<unsigned char>(c);
+    if ((u >= 0x20 && u < 0x7f) || c == '\n') {
+      out += c;
+    } else {
+      out += "\\x";
+      out += kHex[u >> 4];
+      out += kHex[u & 15];
+    }
+  }
+  return out;
+}
+
 std::string quoteCString(std::string_view text) {
   static const char* kHex = "0123456789abcdef";
   std::string out = "\"";

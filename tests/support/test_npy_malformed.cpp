@@ -8,6 +8,7 @@
 
 #include "test_util.h"
 #include "tpc/support/npy.h"
+#include "tpc/support/text.h"
 
 namespace tpc {
 namespace {
@@ -172,8 +173,8 @@ TEST(NpyMalformed, EveryTruncationOfAValidFileIsAnError) {
   }
 }
 
-// Random damage must end in a tensor or a UserError; anything else (another exception, a crash, a
-// sanitizer report) fails.
+// Random damage must end in a tensor or a UserError whose message is printable; anything else (another
+// exception, a crash, a sanitizer report) fails.
 TEST(NpyMalformed, RandomDamageNeverCrashes) {
   std::vector<uint8_t> file = serializeNpy(makeZeroTensor(DType::F32, {2, 3}));
   const std::string_view kHeaderChars = "{}()[],:'\" -L0123456789TF\n";
@@ -196,6 +197,10 @@ TEST(NpyMalformed, RandomDamageNeverCrashes) {
       ++parsed;
     } catch (const UserError& e) {
       ASSERT_EQ(std::string(e.what()).rfind(kName + ": ", 0), 0u) << e.what();
+      // Damaged keys and types are echoed, but never as raw bytes.
+      for (char c : std::string(e.what()))
+        ASSERT_TRUE(c == '\n' || (static_cast<unsigned char>(c) >= 0x20 && static_cast<unsigned char>(c) < 0x7f))
+            << "a raw byte 0x" << std::hex << (static_cast<unsigned>(c) & 0xffu) << " in: " << escapeNonPrintable(e.what());
     }
   }
   EXPECT_GT(parsed, 0);  // some edits only touch padding

@@ -15,6 +15,10 @@ std::vector<std::string_view> splitOn(std::string_view s, char separator);
 // The runs of characters between spaces and tabs, empty runs left out.
 std::vector<std::string_view> splitWords(std::string_view s);
 
+// The text with every byte outside printable ASCII (but a newline) written as \xHH: safe to print whatever
+// the bytes were.
+std::string escapeNonPrintable(std::string_view text);
+
 // A C string literal with quotes and escapes (\n \t \\ \" and \xHH for other control bytes).
 std::string quoteCString(std::string_view text);
 // The text of a C string literal written by quoteCString (or by hand with the same escapes).
