@@ -172,16 +172,21 @@ TEST_P(COperators, FloatToIntRoundsHalfToEven) {
 }
 
 // Local aggregates initialized with constants (Clang copies them from a constant global, which -O0 must
-// fold: the core has no such memory) and with values.
+// fold: the core has no such memory), zeroed arrays (a memset, which -O0 must turn into stores), copies of
+// pairs (a memcpy) and values.
 const char* const kAggregateInitializers = R"(
-void main(tensor x, tensor out)
+void main(tensor x, tensor out, int row)
 {
-    int5 c = 0;
+    int5 rows[3] = {0};
+    rows[1][1] = row;
+    rows[2][1] = row + 1;
+    int5 c = rows[1];
     float64 a = v_f32_ld_tnsr_b(c, x);
     float64_pair_t k = {1.5f, -2.0f};
     uint64_float64_pair_t m = {7, 0.25f};
     float64_pair_t v = {a, a * 2.0f};
-    v_f32_st_tnsr(c, out, k.v1 * v.v1 + k.v2 * v.v2 + m.v2 + v_convert_u32_to_f32_b(m.v1, 0));
+    float64_pair_t w = v;
+    v_f32_st_tnsr(c, out, k.v1 * w.v1 + k.v2 * w.v2 + m.v2 + v_convert_u32_to_f32_b(m.v1, 0));
 }
 )";
 
@@ -190,13 +195,14 @@ TEST_P(COperators, AggregateInitializers) {
   auto text = build(kAggregateInitializers);
   ASSERT_FALSE(text.empty());
   std::vector<uint32_t> xs;
-  for (int i = 0; i < 64; ++i) xs.push_back(bitsOf(static_cast<float>(i) - 20.0f));
-  RunResult r = exec(text, {makeTensor(f32, {64}, xs), makeTensor(f32, {64})}, {}, {1, 1, 1, 1, 1});
+  for (int i = 0; i < 64 * 6; ++i) xs.push_back(bitsOf(static_cast<float>(i % 97) - 20.0f));
+  const uint32_t row = 4;
+  RunResult r = exec(text, {makeTensor(f32, {64, 6}, xs), makeTensor(f32, {64, 6})}, {row}, {1, 1, 1, 1, 1});
   if (r.tensors.empty()) return;
-  std::vector<uint32_t> want;
-  for (uint32_t b : xs) {
-    float a = floatOf(b);
-    want.push_back(bitsOf(1.5f * a + -2.0f * (a * 2.0f) + 0.25f + 7.0f));
+  std::vector<uint32_t> want(64 * 6, 0);
+  for (int i = 0; i < 64; ++i) {
+    float a = floatOf(xs[row * 64 + i]);
+    want[row * 64 + i] = bitsOf(1.5f * a + -2.0f * (a * 2.0f) + 0.25f + 7.0f);
   }
   expectElements(r.tensors[1], want, "aggregate initializers");
 }

@@ -15,13 +15,14 @@
 #include <llvm/Transforms/Utils/LowerSwitch.h>
 #include <llvm/Transforms/Utils/Mem2Reg.h>
 #include <llvm/Analysis/AssumptionCache.h>
-#include <llvm/Analysis/ConstantFolding.h>
 #include <llvm/Analysis/LoopInfo.h>
 #include <llvm/Analysis/ScalarEvolution.h>
 #include <llvm/Analysis/ScalarEvolutionExpressions.h>
 #include <llvm/Analysis/TargetLibraryInfo.h>
 #include <llvm/IR/Dominators.h>
 #include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/InstIterator.h>
+#include <llvm/IR/IntrinsicInst.h>
 #include <llvm/TargetParser/Triple.h>
 #include <llvm/Transforms/Utils/ScalarEvolutionExpander.h>
 #include <llvm/Transforms/InstCombine/InstCombine.h>
@@ -262,22 +263,51 @@ static void passPairsByValue(llvm::Module& module) {
   }
 }
 
-// A local aggregate initialized with constants (`float64_pair_t p = {1.0f, 2.0f};`) is copied from a private
-// constant global; at -O2 InstCombine folds the copy's loads, at -O0 (SROA and mem2reg only) this does, since
-// the core has no such global to read.
-static void foldConstantLoads(llvm::Module& module) {
+// memset and memcpy of a constant size (aggregate initializations and copies: `int5 c[6] = {0};`) as stores
+// and loads, which SROA can promote and the backend selects; at -O1 and up InstCombine does this, at -O0
+// (SROA and mem2reg only) this does. A whole local variable is stored and loaded as its own type (vectors
+// stay vectors, and a copy of a constant initializer stores the constant: the core has no memory for
+// Clang's constant globals); other small ranges without vectors word by word.
+static void expandMemoryIntrinsics(llvm::Module& module) {
   const llvm::DataLayout& dl = module.getDataLayout();
+  std::vector<llvm::MemIntrinsic*> found;
   for (llvm::Function& f : module)
-    for (llvm::BasicBlock& b : f)
-      for (llvm::Instruction& i : llvm::make_early_inc_range(b)) {
-        auto* load = llvm::dyn_cast<llvm::LoadInst>(&i);
-        auto* from = load ? llvm::dyn_cast<llvm::Constant>(load->getPointerOperand()) : nullptr;
-        if (!from || load->isVolatile()) continue;
-        if (llvm::Constant* value = llvm::ConstantFoldLoadFromConstPtr(from, load->getType(), dl)) {
-          load->replaceAllUsesWith(value);
-          load->eraseFromParent();
-        }
+    for (llvm::Instruction& i : llvm::instructions(f))
+      if (auto* mi = llvm::dyn_cast<llvm::MemIntrinsic>(&i); mi && !mi->isVolatile() && llvm::isa<llvm::ConstantInt>(mi->getLength()))
+        if (llvm::isa<llvm::MemCpyInst>(mi) || (llvm::isa<llvm::MemSetInst>(mi) && llvm::isa<llvm::ConstantInt>(llvm::cast<llvm::MemSetInst>(mi)->getValue())))
+          found.push_back(mi);
+  for (llvm::MemIntrinsic* mi : found) {
+    const uint64_t n = llvm::cast<llvm::ConstantInt>(mi->getLength())->getZExtValue();
+    auto* set = llvm::dyn_cast<llvm::MemSetInst>(mi);
+    const uint64_t byte = set ? llvm::cast<llvm::ConstantInt>(set->getValue())->getZExtValue() & 0xff : 0;
+    llvm::IRBuilder<> b(mi);
+    auto* whole = llvm::dyn_cast<llvm::AllocaInst>(mi->getDest()->stripPointerCasts());
+    if (whole && dl.getTypeAllocSize(whole->getAllocatedType()) == n && (!set || byte == 0)) {
+      llvm::Type* t = whole->getAllocatedType();
+      llvm::Value* src = set ? nullptr : llvm::cast<llvm::MemCpyInst>(mi)->getSource();
+      auto* constant = llvm::dyn_cast_or_null<llvm::GlobalVariable>(src ? src->stripPointerCasts() : nullptr);
+      llvm::Value* v = set ? llvm::Constant::getNullValue(t)
+                       : constant && constant->isConstant() && constant->hasDefinitiveInitializer() &&
+                               constant->getValueType() == t
+                           ? static_cast<llvm::Value*>(constant->getInitializer())  // a constant initializer
+                           : static_cast<llvm::Value*>(b.CreateLoad(t, src));
+      b.CreateStore(v, whole);
+    } else if (n < 256) {
+      llvm::Type* i8 = b.getInt8Ty();
+      auto at = [&](llvm::Value* base, uint64_t offset) { return b.CreateConstInBoundsGEP1_64(i8, base, offset); };
+      for (uint64_t off = 0; off < n;) {
+        const uint64_t step = n - off >= 4 ? 4 : 1;
+        llvm::Type* t = step == 4 ? b.getInt32Ty() : i8;
+        llvm::Value* v = set ? static_cast<llvm::Value*>(llvm::ConstantInt::get(t, step == 4 ? byte * 0x01010101u : byte))
+                             : b.CreateAlignedLoad(t, at(llvm::cast<llvm::MemCpyInst>(mi)->getSource(), off), llvm::Align(1));
+        b.CreateAlignedStore(v, at(mi->getDest(), off), llvm::Align(1));
+        off += step;
       }
+    } else {
+      continue;
+    }
+    mi->eraseFromParent();
+  }
 }
 
 void optimizeModule(llvm::Module& module, int optLevel, int unrollCount) {
@@ -347,6 +377,11 @@ void optimizeModule(llvm::Module& module, int optLevel, int unrollCount) {
     fpm.addPass(llvm::SimplifyCFGPass());
   }
   if (optLevel == 0) {
+    // After inlining (the O0 pipeline's always-inliner), before SROA.
+    mpm.run(module, mam);
+    mpm = llvm::ModulePassManager();
+    mam.clear();
+    expandMemoryIntrinsics(module);
     fpm.addPass(llvm::SROAPass(llvm::SROAOptions::ModifyCFG));
     fpm.addPass(llvm::PromotePass());
   }
@@ -354,7 +389,6 @@ void optimizeModule(llvm::Module& module, int optLevel, int unrollCount) {
   fpm.addPass(llvm::BreakCriticalEdgesPass());
   mpm.addPass(llvm::createModuleToFunctionPassAdaptor(std::move(fpm)));
   mpm.run(module, mam);
-  if (optLevel == 0) foldConstantLoads(module);
 
   if (entry) expandVectorDivision(*entry);
   if (entry) scalarizeSplatLoads(*entry);
