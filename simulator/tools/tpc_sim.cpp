@@ -8,12 +8,12 @@
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
-#include <nlohmann/json.hpp>
 
 #include "tpc/native/native_kernel.h"
 #include "tpc/object/kernel_object.h"
 #include "tpc/sim/kernel_binding.h"
 #include "tpc/sim/launch.h"
+#include "tpc/sim/report.h"
 #include "tpc/support/atomic_file.h"
 #include "tpc/support/error.h"
 #include "tpc/support/npy.h"
@@ -52,46 +52,6 @@ tpc::sim::Dims5 parseIndexSpace(const std::string& text) {
   return d;
 }
 
-
-nlohmann::json statsJson(const tpc::sim::LaunchResult& r, const tpc::sim::Dims5& space) {
-  using nlohmann::json;
-  static const char* kSlots[] = {"load", "spu", "vpu", "store"};
-  json cores = json::array();
-  uint64_t stalls = 0;
-  for (size_t c = 0; c < r.cores.size(); ++c) {
-    const tpc::sim::CoreStats& s = r.cores[c];
-    json util = json::object();
-    for (int k = 0; k < 4; ++k) util[kSlots[k]] = s.bundles ? double(s.slotBusy[k]) / double(s.bundles) : 0.0;
-    cores.push_back({{"core", c},
-                     {"cycles", s.cycles},
-                     {"bundles", s.bundles},
-                     {"stalls", s.stalls},
-                     {"branch_cycles", s.branchCycles},
-                     {"slot_utilization", util},
-                     {"load_bytes", s.loadBytes},
-                     {"store_bytes", s.storeBytes},
-                     {"vector_lane_ops", s.vectorLaneOps},
-                     {"index_box", {{"offset", r.boxes[c].offset}, {"size", r.boxes[c].size}}}});
-    stalls += s.stalls;
-  }
-  return json{{"cycles", r.maxCycles()},
-              {"total_bundles", r.totalBundles()},
-              {"total_stalls", stalls},
-              {"index_space", space},
-              {"cores", cores}};
-}
-
-void printStats(const tpc::sim::LaunchResult& r) {
-  std::printf("%-5s %10s %10s %8s %6s %6s %6s %6s\n", "core", "cycles", "bundles", "stalls", "load", "spu", "vpu",
-              "store");
-  for (size_t c = 0; c < r.cores.size(); ++c) {
-    const tpc::sim::CoreStats& s = r.cores[c];
-    if (s.bundles == 0) continue;
-    auto pct = [&](int k) { return 100.0 * double(s.slotBusy[k]) / double(s.bundles); };
-    std::printf("%-5zu %10llu %10llu %8llu %5.1f%% %5.1f%% %5.1f%% %5.1f%%\n", c, (unsigned long long)s.cycles,
-                (unsigned long long)s.bundles, (unsigned long long)s.stalls, pct(0), pct(1), pct(2), pct(3));
-  }
-}
 
 int run(const Args& a) {
   if (a.native && (!a.json.empty() || !a.trace.empty()))
@@ -161,15 +121,7 @@ int run(const Args& a) {
   double hostSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
 
   // What the kernel printed, core by core (also when it faulted: it helps to see how far it got).
-  for (size_t c = 0; c < r.printf.size(); ++c) {
-    std::string_view text = r.printf[c];
-    while (!text.empty()) {
-      size_t nl = text.find('\n');
-      std::string_view line = text.substr(0, nl);
-      std::printf("core %zu: %.*s\n", c, static_cast<int>(line.size()), line.data());
-      text = nl == std::string_view::npos ? std::string_view() : text.substr(nl + 1);
-    }
-  }
+  tpc::sim::printKernelOutput(r);
   if (r.fault) {
     tpc::sim::Fault f = *r.fault;
     if (a.native) {  // no bundle address: the message names the intrinsic
@@ -193,7 +145,7 @@ int run(const Args& a) {
     tpc::writeNpy(specs[n].path, tensors[n]);
   }
   if (!a.json.empty()) {
-    std::string text = statsJson(r, space).dump(2) + "\n";
+    std::string text = tpc::sim::statsJson(r, space);
     tpc::writeFileAtomically(a.json, std::span(reinterpret_cast<const uint8_t*>(text.data()), text.size()));
   }
   if (!a.trace.empty())
@@ -215,7 +167,7 @@ int run(const Args& a) {
     if (stored[n])
       std::printf("wrote %s (%s %s)\n", specs[n].path.c_str(), std::string(tpc::dtypeName(tensors[n].dtype)).c_str(),
                   tpc::formatShape(tensors[n].shape).c_str());
-  if (a.stats && !a.native) printStats(r);
+  if (a.stats && !a.native) tpc::sim::printStats(r);
   return 0;
 }
 

@@ -1,0 +1,75 @@
+/* Node parameters of the TPC kernel library (libtpc_kernels.so): one C structure per kernel family, passed
+ * as HabanaKernelParams::nodeParams (nodeParamsSize = sizeof the structure). A null nodeParams gives every
+ * field its default. docs/kernel-lib.md lists the GUIDs of each family and what each field means. */
+#ifndef TPC_KERNELS_PARAMS_H
+#define TPC_KERNELS_PARAMS_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Unary and unary backward kernels (relu_fwd_f32, gelu_bwd_bf16, ...). */
+typedef struct tpc_kernels_unary_params {
+  float alpha;         /* leaky_relu's negative slope (default 0.01) */
+  int32_t approximate; /* gelu: 0 the exact form (erf, default), 1 the tanh approximation */
+} tpc_kernels_unary_params;
+
+/* clamp_fwd_*: min(max(x, low), high). */
+typedef struct tpc_kernels_clamp_params {
+  float low;  /* default -inf */
+  float high; /* default +inf */
+} tpc_kernels_clamp_params;
+
+/* Reductions, softmax, log-softmax and their backward: the TPC dimension reduced (0: the last NumPy axis). */
+typedef struct tpc_kernels_reduce_params {
+  int32_t dim; /* default 0 */
+} tpc_kernels_reduce_params;
+
+/* layernorm, rmsnorm: normalized over dimension dim; eps added to the variance (mean square). */
+typedef struct tpc_kernels_norm_params {
+  int32_t dim; /* default 0 */
+  float eps;   /* default 1e-5 */
+} tpc_kernels_norm_params;
+
+/* gemm_fwd_*: out = act(op(A) op(B) + bias). */
+typedef struct tpc_kernels_gemm_params {
+  int32_t transpose_a; /* op(A) = A^T: A is stored [K, M] (default 0) */
+  int32_t transpose_b; /* op(B) = B^T: B is stored [N, K] (default 0) */
+  int32_t activation;  /* 0 none (default), 1 relu, 2 gelu (tanh approximation) */
+} tpc_kernels_gemm_params;
+
+/* random_uniform_fwd_f32, random_normal_fwd_f32, dropout_fwd_*, dropout_bwd_*: Philox4x32-10 streams. */
+typedef struct tpc_kernels_random_params {
+  uint64_t seed;   /* the Philox key (default 0) */
+  uint64_t offset; /* the high half of the Philox counter (default 0) */
+  float low;       /* uniform: [low, high) (default 0, 1) */
+  float high;
+  float mean;      /* normal (default 0, 1) */
+  float std;
+  float p;         /* dropout: the probability of dropping an element, [0, 1) (default 0.5) */
+} tpc_kernels_random_params;
+
+/* sgd_fwd_*: momentum SGD with weight decay, in place. */
+typedef struct tpc_kernels_sgd_params {
+  float lr;           /* default 0.01 */
+  float momentum;     /* default 0 */
+  float weight_decay; /* default 0 */
+} tpc_kernels_sgd_params;
+
+/* adamw_fwd_*: AdamW (decoupled weight decay), in place. */
+typedef struct tpc_kernels_adamw_params {
+  float lr;           /* default 0.001 */
+  float beta1;        /* default 0.9 */
+  float beta2;        /* default 0.999 */
+  float eps;          /* default 1e-8 */
+  float weight_decay; /* default 0.01 */
+  int32_t step;       /* the step number, from 1 (default 1) */
+} tpc_kernels_adamw_params;
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* TPC_KERNELS_PARAMS_H */

@@ -1,0 +1,60 @@
+// out = OP(a, b) with NumPy broadcasting: bit d of broadcastA (broadcastB) says that a (b) has size 1 in
+// dimension d where out does not, and is read at coordinate 0 there. A broadcast dimension 0 reads one
+// element and splats it; the four combinations of dimension 0 have loops of their own.
+#include "common.h"
+#include "broadcast.h"
+
+#if defined(OP_ADD)
+#define OP(x, y) ((x) + (y))
+#elif defined(OP_SUB)
+#define OP(x, y) ((x) - (y))
+#elif defined(OP_MUL)
+#define OP(x, y) ((x) * (y))
+#elif defined(OP_DIV)
+#define OP(x, y) VIA_F32_2(v_div_f32, x, y)
+#elif defined(OP_MAX)
+#define OP(x, y) VMAX(x, y)
+#elif defined(OP_MIN)
+#define OP(x, y) VMIN(x, y)
+#else
+#error "compile with -DOP_<operation>"
+#endif
+
+void main(tensor a, tensor b, tensor out, int broadcastA, int broadcastB)
+{
+    int5 c = 0, ca = 0, cb = 0;
+    const int5 maskA = BROADCAST_MASK(broadcastA), maskB = BROADCAST_MASK(broadcastB);
+    const int mode = (broadcastA & 1) | ((broadcastB & 1) << 1);
+    FOR_EACH_ROW(c,
+        c[0] = 0;
+        ca = c & maskA;
+        cb = c & maskB;
+        if (mode == 0) {
+            for (int d0 = d0Start; d0 < d0End; d0 += LANES) {
+                c[0] = d0;
+                ca[0] = d0;
+                cb[0] = d0;
+                STORE(c, out, OP(LD(ca, a), LD(cb, b)));
+            }
+        } else if (mode == 1) {
+            const VT va = LD_SCALAR(ca, a);
+            for (int d0 = d0Start; d0 < d0End; d0 += LANES) {
+                c[0] = d0;
+                cb[0] = d0;
+                STORE(c, out, OP(va, LD(cb, b)));
+            }
+        } else if (mode == 2) {
+            const VT vb = LD_SCALAR(cb, b);
+            for (int d0 = d0Start; d0 < d0End; d0 += LANES) {
+                c[0] = d0;
+                ca[0] = d0;
+                STORE(c, out, OP(LD(ca, a), vb));
+            }
+        } else {
+            const VT v = OP((VT)LD_SCALAR(ca, a), (VT)LD_SCALAR(cb, b));
+            for (int d0 = d0Start; d0 < d0End; d0 += LANES) {
+                c[0] = d0;
+                STORE(c, out, v);
+            }
+        })
+}

@@ -1,0 +1,47 @@
+// dx = OP'(dy, v), elementwise: v is the forward input x (relu, leaky_relu, gelu) or the forward output y
+// (sigmoid, tanh), as the frameworks' backward functions take them. Scalars as unary.c.
+#include "common.h"
+#include "gelu_math.h"
+
+#if defined(OP_RELU)
+static inline float64 grad(float64 dy, float64 x) { return v_f32_sel_grt_f32_b(x, 0.0f, dy, 0.0f); }
+#define GRAD(dy, x) VIA_F32_2(grad, dy, x)
+#elif defined(OP_LEAKY_RELU)
+static inline float64 grad(float64 dy, float64 x, float alpha) { return v_f32_sel_grt_f32_b(x, 0.0f, dy, dy * alpha); }
+#define GRAD_ALPHA(dy, x) grad(dy, x, alpha)
+#define GRAD(dy, x) VIA_F32_2(GRAD_ALPHA, dy, x)
+#elif defined(OP_GELU)
+static inline float64 grad(float64 dy, float64 x) { return dy * gelu_erf_grad_f32(x); }
+static inline float64 gradApproximate(float64 dy, float64 x) { return dy * gelu_tanh_grad_f32(x); }
+#define GRAD(dy, x) VIA_F32_2(grad, dy, x)
+#define GRAD_APPROXIMATE(dy, x) VIA_F32_2(gradApproximate, dy, x)
+#elif defined(OP_SIGMOID)
+// dy y (1 - y); 1 - y is exact for y in [0.5, 1].
+static inline float64 grad(float64 dy, float64 y) { return dy * y * (1.0f - y); }
+#define GRAD(dy, y) VIA_F32_2(grad, dy, y)
+#elif defined(OP_TANH)
+// dy (1 - y^2) as dy (1 - y)(1 + y): no cancellation next to |y| = 1.
+static inline float64 grad(float64 dy, float64 y) { return dy * ((1.0f - y) * (1.0f + y)); }
+#define GRAD(dy, y) VIA_F32_2(grad, dy, y)
+#else
+#error "compile with -DOP_<operation>"
+#endif
+
+#define ELEMENTWISE(g)                                                  \
+    FOR_EACH_ROW(c,                                                     \
+        for (int d0 = d0Start; d0 < d0End; d0 += LANES) {               \
+            c[0] = d0;                                                  \
+            STORE(c, dx, g(LD(c, dy), LD(c, v)));                       \
+        })
+
+void main(tensor dy, tensor v, tensor dx, float alpha, int approximate)
+{
+    int5 c = 0;
+#if defined(GRAD_APPROXIMATE)
+    if (approximate) {
+        ELEMENTWISE(GRAD_APPROXIMATE)
+        return;
+    }
+#endif
+    ELEMENTWISE(GRAD)
+}
