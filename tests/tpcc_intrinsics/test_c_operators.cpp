@@ -279,6 +279,57 @@ TEST_P(COperators, VectorIntegerDivision) {
   }
 }
 
+// A scalar loaded once and splat into a vector outside the loop that uses it, then read as integers (the
+// exponent and significand of a float: InstCombine puts a bitcast between the splat's insert and its
+// shuffle) and used as a whole vector. The backend once left such a splat without a register (-O0 read an
+// unwritten register, -O2 rejected the insert).
+const char* const kLoadedSplat = R"(
+void main(tensor s, tensor y, tensor out)
+{
+    int5 c = 0;
+    const float64 k = s_f32_ld_g(gen_addr(c, s));
+    for (int d = 0; d < 128; d += 64) {
+        c[0] = d;
+        int64 bits = as_int64(k);
+        int64 exponent = ((bits >> 23) & 0xff) - 127;
+        float64 mantissa = as_float64((bits & 0x7fffff) | 0x3f800000);
+        float64 x = v_f32_ld_tnsr_b(c, y);
+        v_f32_st_tnsr(c, out, x * mantissa);
+        c[1] = 1;
+        v_i32_st_tnsr(c, out, as_int64(x) + exponent);
+        c[1] = 2;
+        v_f32_st_tnsr(c, out, x - k);
+        c[1] = 0;
+    }
+}
+)";
+
+TEST_P(COperators, SplatsOfLoadedScalars) {
+  auto text = build(kLoadedSplat);
+  ASSERT_FALSE(text.empty());
+  const int64_t n = 128;
+  std::vector<uint32_t> ys;
+  for (int64_t i = 0; i < n; ++i) ys.push_back(bitsOf(static_cast<float>(i) * 0.75f - 40.0f));
+  for (float k : {3.0f, -0.15625f, 1000.5f}) {
+    SCOPED_TRACE("k " + std::to_string(k));
+    RunResult r = exec(text, {makeTensor(type("f32"), {1}, {bitsOf(k)}), makeTensor(type("f32"), {n}, ys),
+                              makeTensor(type("f32"), {n, 3})},
+                       {}, {1, 1, 1, 1, 1});
+    if (r.tensors.empty()) continue;
+    const uint32_t kb = bitsOf(k);
+    const int32_t exponent = static_cast<int32_t>((kb >> 23) & 0xffu) - 127;
+    const float mantissa = floatOf((kb & 0x7fffffu) | 0x3f800000u);
+    std::vector<uint32_t> want(static_cast<size_t>(3 * n));
+    for (int64_t i = 0; i < n; ++i) {
+      const float x = floatOf(ys[static_cast<size_t>(i)]);
+      want[static_cast<size_t>(i)] = bitsOf(x * mantissa);
+      want[static_cast<size_t>(n + i)] = ys[static_cast<size_t>(i)] + static_cast<uint32_t>(exponent);
+      want[static_cast<size_t>(2 * n + i)] = bitsOf(x - k);
+    }
+    expectElements(r.tensors[2], want, "splats of a loaded scalar");
+  }
+}
+
 ITEST_INSTANTIATE(COperators);
 
 }  // namespace

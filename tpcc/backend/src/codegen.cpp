@@ -19,6 +19,7 @@
 #include <llvm/Analysis/ScalarEvolution.h>
 #include <llvm/Analysis/ScalarEvolutionExpressions.h>
 #include <llvm/Analysis/TargetLibraryInfo.h>
+#include <llvm/Analysis/VectorUtils.h>
 #include <llvm/IR/Dominators.h>
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/InstIterator.h>
@@ -159,6 +160,62 @@ static void scalarizeSplatLoads(llvm::Function& f) {
       sv->eraseFromParent();
     }
     ld->eraseFromParent();
+  }
+}
+
+// Splats in the one form instruction selection folds: shufflevector(insertelement(poison, s, 0), zeroes).
+// InstCombine moves a bitcast between the insert and the shuffle (a float splat read as integers), and
+// a bitcast or other lane-wise cast of a splat is a splat of the cast scalar: both become a splat of a
+// scalar cast, so a broadcast scalar reaches every use as a scalar operand or one move.
+static void canonicalizeSplats(llvm::Function& f) {
+  std::vector<llvm::Instruction*> work;
+  for (llvm::BasicBlock& bb : f)
+    for (llvm::Instruction& i : bb)
+      if (llvm::isa<llvm::ShuffleVectorInst>(i) || llvm::isa<llvm::CastInst>(i)) work.push_back(&i);
+  auto splatScalar = [](llvm::Value* v) -> llvm::Value* {
+    auto* sv = llvm::dyn_cast<llvm::ShuffleVectorInst>(v);
+    if (!sv || !llvm::all_of(sv->getShuffleMask(), [](int m) { return m <= 0; })) return nullptr;
+    return llvm::getSplatValue(sv);
+  };
+  for (llvm::Instruction* i : work) {
+    auto* vt = llvm::dyn_cast<llvm::FixedVectorType>(i->getType());
+    if (!vt) continue;
+    llvm::Value* scalar = nullptr;
+    if (auto* sv = llvm::dyn_cast<llvm::ShuffleVectorInst>(i)) {
+      // shuffle(bitcast(insertelement(poison, s, 0)), lane 0 everywhere): the splat of bitcast(s).
+      auto* bc = llvm::dyn_cast<llvm::BitCastInst>(sv->getOperand(0));
+      auto* ie = bc ? llvm::dyn_cast<llvm::InsertElementInst>(bc->getOperand(0)) : nullptr;
+      auto* lane = ie ? llvm::dyn_cast<llvm::ConstantInt>(ie->getOperand(2)) : nullptr;
+      auto* from = ie ? llvm::dyn_cast<llvm::FixedVectorType>(ie->getType()) : nullptr;
+      if (!lane || !lane->isZero() || !from || from->getNumElements() != llvm::cast<llvm::FixedVectorType>(bc->getType())->getNumElements() ||
+          !llvm::all_of(sv->getShuffleMask(), [](int m) { return m <= 0; }))
+        continue;
+      llvm::IRBuilder<> b(sv);
+      scalar = b.CreateBitCast(ie->getOperand(1), vt->getElementType());
+    } else {
+      auto* cast = llvm::cast<llvm::CastInst>(i);
+      llvm::Value* s = splatScalar(cast->getOperand(0));
+      auto* fromVt = llvm::dyn_cast<llvm::FixedVectorType>(cast->getOperand(0)->getType());
+      if (!s || !fromVt || fromVt->getNumElements() != vt->getNumElements()) continue;
+      llvm::IRBuilder<> b(cast);
+      scalar = b.CreateCast(cast->getOpcode(), s, vt->getElementType());
+    }
+    llvm::IRBuilder<> b(i);
+    llvm::Value* splat = b.CreateVectorSplat(vt->getNumElements(), scalar);
+    if (auto* si = llvm::dyn_cast<llvm::Instruction>(scalar)) si->setDebugLoc(i->getDebugLoc());
+    i->replaceAllUsesWith(splat);
+    i->eraseFromParent();
+  }
+  // Inserts and shuffles left without users.
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (llvm::BasicBlock& bb : f)
+      for (llvm::Instruction& i : llvm::make_early_inc_range(bb))
+        if (i.use_empty() && (llvm::isa<llvm::InsertElementInst>(i) || llvm::isa<llvm::ShuffleVectorInst>(i) ||
+                              llvm::isa<llvm::BitCastInst>(i))) {
+          i.eraseFromParent();
+          changed = true;
+        }
   }
 }
 
@@ -392,6 +449,7 @@ void optimizeModule(llvm::Module& module, int optLevel, int unrollCount) {
 
   if (entry) expandVectorDivision(*entry);
   if (entry) scalarizeSplatLoads(*entry);
+  if (entry) canonicalizeSplats(*entry);
   if (entry && optLevel > 0) {
     reduceCoordinates(*entry);
     formHardwareLoops(*entry);

@@ -258,6 +258,14 @@ class Selector : public SelectionContext {
       scratch_ = {materialize(c)};
       return scratch_;
     }
+    // A splat folded into its users (shuffle()) has no register of its own: a use that needs the vector
+    // gets a broadcast here, never a register nothing writes.
+    if (isa<llvm::ShuffleVectorInst>(v) && llvm::getSplatValue(v)) {
+      if (auto c = classify(v->getType()); c && c->file == RegFile::V) {
+        scratch_ = {regAsVector(v)};
+        return scratch_;
+      }
+    }
     std::vector<Reg> rs;
     if (auto* st = dyn_cast<llvm::StructType>(v->getType())) {
       for (llvm::Type* e : st->elements()) {
@@ -1145,7 +1153,8 @@ class Selector : public SelectionContext {
         bool allFold = true;
         for (llvm::User* u : sv.users()) allFold &= !isa<llvm::PHINode>(u) && !isa<llvm::SelectInst>(u);
         if (!allFold) {
-          Reg r = reg(&sv);
+          Reg r = newReg(RegFile::V);
+          values_.emplace(&sv, std::vector<Reg>{r});
           MInst mi = make(InsnId::VpuMov, c->dtype, r);
           mi.src[0] = operand(llvm::getSplatValue(&sv), isa::kindBit(RegFile::S) | isa::kindBit(RegFile::Imm));
           emit(mi);
