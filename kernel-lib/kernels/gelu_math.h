@@ -58,18 +58,44 @@ static inline float64 gelu_erf_grad_f32(float64 x) {
   return v_f32_mac_b(x, e * 0.398942280f, gelu_phi(x, e));
 }
 
-#define GELU_K1 1.59576912f   // 2 sqrt(2 / pi)
-#define GELU_K2 0.0713548162f // 2 sqrt(2 / pi) 0.044715
+// 2 sqrt(2 / pi) and 2 sqrt(2 / pi) 0.044715, each as the nearest f32 and the remainder.
+#define GELU_K1 1.595769167e+00f
+#define GELU_K1_LO -4.534068054e-08f
+#define GELU_K2 7.135481387e-02f
+#define GELU_K2_LO 2.398832466e-09f
 
-static inline float64 gelu_tanh_f32(float64 x) {
-  const float64 v = x * v_f32_mac_b(x * x, GELU_K2, GELU_K1);
-  return x * v_sigmoid_f32(v);
+// v = x (k1 + k2 x^2), the argument of the sigmoid, returned rounded with its error in *dv (v + dv is v to
+// about twice f32's precision). sigmoid(v) multiplies v's relative error by about |v| (up to 9 where gelu
+// is not yet tiny): rounded alone, v would cost the tanh form 15 ulp near x = -3.
+static inline float64 gelu_tanh_argument(float64 x, float64* dv) {
+  const float64 x2 = x * x;
+  const float64 x2e = v_f32_mac_b(x, x, -x2);       // x^2 - x2, exactly
+  const float64 t = x2 * GELU_K2;
+  const float64 te = v_f32_mac_b(x2, GELU_K2, -t);  // x2 k2 - t, exactly
+  const float64 p = t + GELU_K1;
+  const float64 pp = p - t;                         // Knuth's two-sum: p + pe = t + k1 exactly
+  const float64 pe = (t - (p - pp)) + (GELU_K1 - pp);
+  const float64 plo = v_f32_mac_b(x2e, GELU_K2, v_f32_mac_b(x2, GELU_K2_LO, te + pe + GELU_K1_LO));
+  const float64 v = x * p;
+  *dv = v_f32_mac_b(x, plo, v_f32_mac_b(x, p, -v));  // x plo + (x p - v)
+  return v;
 }
 
-// d/dx (x s(v)) = s(v) + x s(v) s(-v) v'(x), v'(x) = k1 + 3 k2 x^2.
-static inline float64 gelu_tanh_grad_f32(float64 x) {
-  const float64 x2 = x * x;
-  const float64 v = x * v_f32_mac_b(x2, GELU_K2, GELU_K1);
+// x sigmoid(v + dv) = x (s + s (1 - s) dv).
+static inline float64 gelu_tanh_f32(float64 x) {
+  float64 dv;
+  const float64 v = gelu_tanh_argument(x, &dv);
   const float64 s = v_sigmoid_f32(v);
-  return v_f32_mac_b(x * s * v_sigmoid_f32(-v), v_f32_mac_b(x2, 3.0f * GELU_K2, GELU_K1), s);
+  const float64 xs = x * s;
+  return v_f32_mac_b(xs, (1.0f - s) * dv, xs);
+}
+
+// d/dx (x s(v)) = s(v) + x s(v) s(-v) v'(x), v'(x) = k1 + 3 k2 x^2; s(v) and s(-v) corrected by dv.
+static inline float64 gelu_tanh_grad_f32(float64 x) {
+  float64 dv;
+  const float64 v = gelu_tanh_argument(x, &dv);
+  const float64 s0 = v_sigmoid_f32(v), m0 = v_sigmoid_f32(-v);
+  const float64 ds = s0 * m0 * dv;
+  const float64 s = s0 + ds, m = m0 - ds;
+  return v_f32_mac_b(x * s * m, v_f32_mac_b(x * x, 3.0f * GELU_K2, GELU_K1), s);
 }
