@@ -155,7 +155,7 @@ TEST_P(COperators, FloatToIntRoundsHalfToEven) {
     RunResult r = exec(text, {makeTensor(f32, {n}, xs), makeTensor(type("i32"), {n, 3})}, {bitsOf(count)},
                        {vectors(n, 64), 1, 1, 1, 1});
     if (r.tensors.empty()) continue;
-    std::vector<uint32_t> want(static_cast<size_t>(3 * n));
+    std::vector<uint32_t> want(static_cast<size_t>(4 * n));
     auto even = [](double v) { return static_cast<uint32_t>(static_cast<int32_t>(std::nearbyint(v))); };
     for (int64_t i = 0; i < n; ++i) {
       const double a = floatOf(xs[static_cast<size_t>(i)]);
@@ -281,8 +281,9 @@ TEST_P(COperators, VectorIntegerDivision) {
 
 // A scalar loaded once and splat into a vector outside the loop that uses it, then read as integers (the
 // exponent and significand of a float: InstCombine puts a bitcast between the splat's insert and its
-// shuffle) and used as a whole vector. The backend once left such a splat without a register (-O0 read an
-// unwritten register, -O2 rejected the insert).
+// shuffle) and used as a whole vector; and a vector plus a constant plus a scalar (InstCombine makes it a
+// splat of the scalar plus the constant, computed in lane 0). The backend once left such splats without a
+// register (-O0 read an unwritten register, -O2 rejected the insert).
 const char* const kLoadedSplat = R"(
 void main(tensor s, tensor y, tensor out)
 {
@@ -299,6 +300,8 @@ void main(tensor s, tensor y, tensor out)
         v_i32_st_tnsr(c, out, as_int64(x) + exponent);
         c[1] = 2;
         v_f32_st_tnsr(c, out, x - k);
+        c[1] = 3;
+        v_i32_st_tnsr(c, out, as_int64(read_lane_id_4b_b()) * 2 + 1 + get_dim_size(y, 0));
         c[1] = 0;
     }
 }
@@ -313,18 +316,19 @@ TEST_P(COperators, SplatsOfLoadedScalars) {
   for (float k : {3.0f, -0.15625f, 1000.5f}) {
     SCOPED_TRACE("k " + std::to_string(k));
     RunResult r = exec(text, {makeTensor(type("f32"), {1}, {bitsOf(k)}), makeTensor(type("f32"), {n}, ys),
-                              makeTensor(type("f32"), {n, 3})},
+                              makeTensor(type("f32"), {n, 4})},
                        {}, {1, 1, 1, 1, 1});
     if (r.tensors.empty()) continue;
     const uint32_t kb = bitsOf(k);
     const int32_t exponent = static_cast<int32_t>((kb >> 23) & 0xffu) - 127;
     const float mantissa = floatOf((kb & 0x7fffffu) | 0x3f800000u);
-    std::vector<uint32_t> want(static_cast<size_t>(3 * n));
+    std::vector<uint32_t> want(static_cast<size_t>(4 * n));
     for (int64_t i = 0; i < n; ++i) {
       const float x = floatOf(ys[static_cast<size_t>(i)]);
       want[static_cast<size_t>(i)] = bitsOf(x * mantissa);
       want[static_cast<size_t>(n + i)] = ys[static_cast<size_t>(i)] + static_cast<uint32_t>(exponent);
       want[static_cast<size_t>(2 * n + i)] = bitsOf(x - k);
+      want[static_cast<size_t>(3 * n + i)] = static_cast<uint32_t>((i % 64) * 2 + 1 + n);
     }
     expectElements(r.tensors[2], want, "splats of a loaded scalar");
   }

@@ -12,6 +12,7 @@
 #include <llvm/Support/raw_ostream.h>
 #include <llvm/Transforms/Scalar/SROA.h>
 #include <llvm/Transforms/Utils/BreakCriticalEdges.h>
+#include <llvm/Transforms/Utils/Local.h>
 #include <llvm/Transforms/Utils/LowerSwitch.h>
 #include <llvm/Transforms/Utils/Mem2Reg.h>
 #include <llvm/Analysis/AssumptionCache.h>
@@ -164,9 +165,38 @@ static void scalarizeSplatLoads(llvm::Function& f) {
 }
 
 // Splats in the one form instruction selection folds: shufflevector(insertelement(poison, s, 0), zeroes).
-// InstCombine moves a bitcast between the insert and the shuffle (a float splat read as integers), and
-// a bitcast or other lane-wise cast of a splat is a splat of the cast scalar: both become a splat of a
-// scalar cast, so a broadcast scalar reaches every use as a scalar operand or one move.
+// InstCombine moves bitcasts and operations with constants between the insert and the shuffle (a float
+// splat read as integers, splat(x) + 1), and a lane-wise cast of a splat is a splat of the cast scalar:
+// all become a splat of a scalar computation, so a broadcast reaches every use as a scalar operand or
+// one move.
+// Lane 0 of v as a scalar computed at b, when v is built lane-wise from an insert into lane 0: the insert's
+// scalar, through bitcasts that keep the lane count and binary operations whose other operand is a
+// constant or also such a vector. Null otherwise.
+static llvm::Value* laneZero(llvm::Value* v, llvm::IRBuilder<>& b) {
+  auto* vt = llvm::dyn_cast<llvm::FixedVectorType>(v->getType());
+  if (!vt) return nullptr;
+  if (auto* ie = llvm::dyn_cast<llvm::InsertElementInst>(v)) {
+    auto* lane = llvm::dyn_cast<llvm::ConstantInt>(ie->getOperand(2));
+    return lane && lane->isZero() ? ie->getOperand(1) : nullptr;
+  }
+  if (auto* c = llvm::dyn_cast<llvm::Constant>(v)) {
+    llvm::Constant* e = c->getAggregateElement(0u);
+    return e && !llvm::isa<llvm::UndefValue>(e) ? e : nullptr;
+  }
+  if (auto* bc = llvm::dyn_cast<llvm::BitCastInst>(v)) {
+    auto* from = llvm::dyn_cast<llvm::FixedVectorType>(bc->getOperand(0)->getType());
+    if (!from || from->getNumElements() != vt->getNumElements()) return nullptr;
+    llvm::Value* s = laneZero(bc->getOperand(0), b);
+    return s ? b.CreateBitCast(s, vt->getElementType()) : nullptr;
+  }
+  if (auto* bo = llvm::dyn_cast<llvm::BinaryOperator>(v)) {
+    llvm::Value* l = laneZero(bo->getOperand(0), b);
+    llvm::Value* r = l ? laneZero(bo->getOperand(1), b) : nullptr;
+    return r ? b.CreateBinOp(bo->getOpcode(), l, r) : nullptr;
+  }
+  return nullptr;
+}
+
 static void canonicalizeSplats(llvm::Function& f) {
   std::vector<llvm::Instruction*> work;
   for (llvm::BasicBlock& bb : f)
@@ -182,16 +212,14 @@ static void canonicalizeSplats(llvm::Function& f) {
     if (!vt) continue;
     llvm::Value* scalar = nullptr;
     if (auto* sv = llvm::dyn_cast<llvm::ShuffleVectorInst>(i)) {
-      // shuffle(bitcast(insertelement(poison, s, 0)), lane 0 everywhere): the splat of bitcast(s).
-      auto* bc = llvm::dyn_cast<llvm::BitCastInst>(sv->getOperand(0));
-      auto* ie = bc ? llvm::dyn_cast<llvm::InsertElementInst>(bc->getOperand(0)) : nullptr;
-      auto* lane = ie ? llvm::dyn_cast<llvm::ConstantInt>(ie->getOperand(2)) : nullptr;
-      auto* from = ie ? llvm::dyn_cast<llvm::FixedVectorType>(ie->getType()) : nullptr;
-      if (!lane || !lane->isZero() || !from || from->getNumElements() != llvm::cast<llvm::FixedVectorType>(bc->getType())->getNumElements() ||
-          !llvm::all_of(sv->getShuffleMask(), [](int m) { return m <= 0; }))
+      // A splat of lane 0 of a vector computed lane-wise from an insert into lane 0 (InstCombine moves
+      // bitcasts and operations with constants inside the splat): the splat of that computation in scalars.
+      if (!llvm::all_of(sv->getShuffleMask(), [](int m) { return m <= 0; }) ||
+          llvm::isa<llvm::InsertElementInst>(sv->getOperand(0)))
         continue;
       llvm::IRBuilder<> b(sv);
-      scalar = b.CreateBitCast(ie->getOperand(1), vt->getElementType());
+      scalar = laneZero(sv->getOperand(0), b);
+      if (!scalar) continue;
     } else {
       auto* cast = llvm::cast<llvm::CastInst>(i);
       llvm::Value* s = splatScalar(cast->getOperand(0));
@@ -206,13 +234,12 @@ static void canonicalizeSplats(llvm::Function& f) {
     i->replaceAllUsesWith(splat);
     i->eraseFromParent();
   }
-  // Inserts and shuffles left without users.
+  // What the splats replaced, left without users.
   for (bool changed = true; changed;) {
     changed = false;
     for (llvm::BasicBlock& bb : f)
       for (llvm::Instruction& i : llvm::make_early_inc_range(bb))
-        if (i.use_empty() && (llvm::isa<llvm::InsertElementInst>(i) || llvm::isa<llvm::ShuffleVectorInst>(i) ||
-                              llvm::isa<llvm::BitCastInst>(i))) {
+        if (llvm::isInstructionTriviallyDead(&i)) {
           i.eraseFromParent();
           changed = true;
         }
