@@ -42,3 +42,18 @@ foreach(cast F32_TO_F16 F16_TO_F32)
   string(TOLOWER ${cast} name)
   tpc_variant(cast_${name} cast.c gaudi2,gaudi3 "-DCAST_${cast}")
 endforeach()
+
+# Along one dimension (glue/rows.cpp): each in two variants, NAME.lanes (dimension 0) and NAME.outer
+# (dimensions 1-4), rows.h.
+macro(tpc_row_variants name source defines)
+  tpc_variant(${name}.lanes ${source} all "${defines} -DAXIS_LANES")
+  tpc_variant(${name}.outer ${source} all "${defines} -DAXIS_OUTER")
+endmacro()
+foreach(dt F32 BF16)
+  string(TOLOWER ${dt} t)
+  foreach(op SUM MEAN MAX MIN)
+    string(TOLOWER ${op} name)
+    tpc_row_variants(reduce_${name}_fwd_${t} reduce.c "-DDT_${dt} -DOP_${op}")
+  endforeach()
+  tpc_row_variants(argmax_fwd_${t} reduce.c "-DDT_${dt} -DOP_ARGMAX")
+endforeach()

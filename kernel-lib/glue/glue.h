@@ -59,6 +59,7 @@ class Family {
 // The families, each made once (registry.cpp).
 const std::vector<std::unique_ptr<Family>>& families();
 std::vector<std::unique_ptr<Family>> elementwiseFamilies();
+std::vector<std::unique_ptr<Family>> reductionFamilies();
 
 // ------------------------------------------------------------------------------------------ checks
 // Each returns GLUE_SUCCESS, or the precise code with what was expected.

@@ -128,6 +128,34 @@ inline std::vector<std::vector<int64_t>> elementwiseShapes() {
   return {{1}, {7}, {64}, {127}, {1000}, {3, 130}, {5, 1}, {1, 129}, {2, 3, 67}, {2, 2, 3, 65}, {2, 1, 3, 2, 131}};
 }
 
+// The rows along TPC dimension `dim` (NumPy axis rank-1-dim) of a row-major tensor: for each element of
+// the reduced shape (that axis of size 1), in row-major order, the flat indices of its row in order.
+inline std::vector<std::vector<size_t>> rowsOf(const std::vector<int64_t>& shape, int dim) {
+  const size_t rank = shape.size(), axis = rank - 1 - static_cast<size_t>(dim);
+  size_t inner = 1;
+  for (size_t k = axis + 1; k < rank; ++k) inner *= static_cast<size_t>(shape[k]);
+  const size_t n = static_cast<size_t>(shape[axis]), outer = count(shape) / (n * inner);
+  std::vector<std::vector<size_t>> rows;
+  for (size_t o = 0; o < outer; ++o)
+    for (size_t i = 0; i < inner; ++i) {
+      std::vector<size_t> row(n);
+      for (size_t k = 0; k < n; ++k) row[k] = (o * n + k) * inner + i;
+      rows.push_back(std::move(row));
+    }
+  return rows;
+}
+inline std::vector<int64_t> reducedShapeOf(std::vector<int64_t> shape, int dim) {
+  shape[shape.size() - 1 - static_cast<size_t>(dim)] = 1;
+  return shape;
+}
+// The shapes the kernels along a dimension are tried on, each with every dimension: ranks 1-5, sizes 1
+// and primes, rows shorter and longer than a vector and not multiples of one.
+inline std::vector<std::vector<int64_t>> rowShapes() {
+  return {{1}, {7}, {130}, {3, 130}, {129, 3}, {5, 1}, {2, 3, 67}, {2, 70, 3}, {2, 2, 3, 65}, {2, 1, 3, 2, 131}};
+}
+// f32's unit roundoff.
+constexpr long double kU32 = 0x1p-24L;
+
 // ------------------------------------------------------------------------------------------ runs
 
 template <class P> std::vector<unsigned char> paramsOf(const P& p) {

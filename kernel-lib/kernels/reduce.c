@@ -1,0 +1,121 @@
+// out = OP over dimension `dim` of x (n elements), the output keeping that dimension with size 1: sum, mean
+// (the sum times scale = 1/n), max, min (NaN wins, as in most frameworks), and argmax (i32: the first index
+// of the maximum; a NaN is above every number, the first NaN wins). Sums accumulate in f32 per lane and add
+// the lanes in a tree at the end. -DAXIS_LANES or -DAXIS_OUTER (rows.h), -DDT_*, -DOP_*.
+#include "rows.h"
+
+#if defined(OP_SUM) || defined(OP_MEAN)
+#define IDENTITY 0.0f
+#define COMBINE(acc, v) ((acc) + (v))
+#define FINISH(acc) ROW_SUM(acc)
+#elif defined(OP_MAX)
+#define IDENTITY (-__builtin_inff())
+#define COMBINE(acc, v) v_f32_max_b(acc, v)
+#define FINISH(acc) ROW_MAX(acc)
+#elif defined(OP_MIN)
+#define IDENTITY __builtin_inff()
+#define COMBINE(acc, v) v_f32_min_b(acc, v)
+#define FINISH(acc) ROW_MIN(acc)
+#elif !defined(OP_ARGMAX)
+#error "compile with -DOP_SUM, -DOP_MEAN, -DOP_MAX, -DOP_MIN or -DOP_ARGMAX"
+#endif
+
+#if defined(OP_ARGMAX)
+#if defined(AXIS_LANES)
+// Whether (t, ti) beats (x, xi) as the maximum: larger, a NaN against a number, or equal (or both NaN) with
+// a lower index.
+static inline int64 argmax_wins(float64 t, int64 ti, float64 x, int64 xi) {
+  const int64 tnan = (int64)(t != t), xnan = (int64)(x != x);
+  const int64 tie = ((int64)(t == x) | (tnan & xnan)) & (int64)(ti < xi);
+  return (int64)(t > x) | (tnan & ~xnan) | tie;
+}
+#endif
+
+void main(tensor x, tensor out, int dim, int n, float scale)
+{
+  int5 c = 0;
+#if defined(AXIS_OUTER)
+  const int5 unit = UNIT_INT5(dim);
+#endif
+  FOR_EACH_POINT(c,
+    float64 best[NP];
+    int64 index[NP];
+    for (int k = 0; k < NP; k++) {
+      best[k] = -__builtin_inff();
+      index[k] = 0;
+    }
+    // Per lane, the first largest element: a later one replaces it only when larger, or a NaN over a number.
+    FOR_ROW(c, x, n, p, -__builtin_inff(),
+      for (int k = 0; k < NP; k++) {
+        const int64 wins = (int64)(p[k] > best[k]) | ((int64)(p[k] != p[k]) & (int64)(best[k] == best[k]));
+#if defined(AXIS_LANES)
+        const int64 at_k = piece_element(k) + at;
+#else
+        const int64 at_k = at;
+#endif
+        best[k] = v_f32_sel_neq_i32_b(wins, 0, p[k], best[k]);
+        index[k] = v_i32_sel_neq_i32_b(wins, 0, at_k, index[k]);
+      })
+#if defined(AXIS_LANES)
+    // The lanes' candidates, combined in a tree; a lane that never saw more than -inf keeps index 0,
+    // which is right when the whole row is -inf (else a larger value wins over it).
+    float64 b = best[0];
+    int64 i = index[0];
+    for (int k = 1; k < NP; k++) {
+      const int64 w = argmax_wins(best[k], index[k], b, i);
+      b = v_f32_sel_neq_i32_b(w, 0, best[k], b);
+      i = v_i32_sel_neq_i32_b(w, 0, index[k], i);
+    }
+    for (int k = 32; k > 0; k >>= 1) {
+      const float64 t = __tpc_sf_lane_swap_f32(b, k);
+      const int64 ti = as_int64(__tpc_sf_lane_swap_index_f32(as_uint64(i), k));
+      const int64 w = argmax_wins(t, ti, b, i);
+      b = v_f32_sel_neq_i32_b(w, 0, t, b);
+      i = v_i32_sel_neq_i32_b(w, 0, ti, i);
+    }
+    c[0] = 0;
+    v_i32_st_tnsr(c, out, i);
+#elif NP == 1
+    v_i32_st_tnsr(c, out, index[0]);
+#else
+    // Back to element order: output vector h (64 elements) takes element j from piece j % 2, lane 32h + j / 2.
+    const uint64 lane = read_lane_id_4b_b();
+    for (int h = 0; h < 2; h++) {
+      const uchar256 from = as_uchar256((lane >> 1) + (uint64)(32 * h));
+      const int64 even = as_int64(__lane_shuffle_u32(as_uint64(index[0]), from));
+      const int64 odd = as_int64(__lane_shuffle_u32(as_uint64(index[1]), from));
+      v_i32_st_tnsr(c, out, v_i32_sel_eq_u32_b(lane & 1, 0, even, odd));
+      c[0] += 64;
+    }
+#endif
+  )
+}
+
+#else
+
+void main(tensor x, tensor out, int dim, int n, float scale)
+{
+  int5 c = 0;
+#if defined(AXIS_OUTER)
+  const int5 unit = UNIT_INT5(dim);
+#endif
+  FOR_EACH_POINT(c,
+    float64 acc[NP];
+    for (int k = 0; k < NP; k++) acc[k] = IDENTITY;
+    FOR_ROW(c, x, n, p, IDENTITY,
+      for (int k = 0; k < NP; k++) acc[k] = COMBINE(acc[k], p[k]);)
+#if defined(AXIS_LANES)
+    float64 r = acc[0];
+    for (int k = 1; k < NP; k++) r = COMBINE(r, acc[k]);
+    r = FINISH(r);
+    for (int k = 0; k < NP; k++) acc[k] = r;
+    c[0] = 0;
+#endif
+#if defined(OP_MEAN)
+    for (int k = 0; k < NP; k++) acc[k] = acc[k] * scale;
+#endif
+    ST_PIECES(c, out, acc);
+  )
+}
+
+#endif

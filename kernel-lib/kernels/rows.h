@@ -1,0 +1,139 @@
+// Kernels that reduce along one dimension (reduce.c, softmax.c, norm.c, cross_entropy.c), in f32 whatever
+// the data type. Compiled with one of:
+//   -DAXIS_LANES  the dimension is 0: a row's elements are the lanes of consecutive vectors; one
+//                 index-space point per row (dimensions 1-4), and lanes are combined at the end;
+//   -DAXIS_OUTER  the dimension `dim` is 1-4: one index-space point per vector of dimension 0 (and per
+//                 element of the others but `dim`), its lanes independent rows along `dim`.
+// A vector of the data type is NP f32 pieces (FROM_VECTOR/TO_VECTOR): f32 one; bf16 two, piece k lane i
+// holding element 2i + k of the vector (the order of v_convert_bf16_to_f32_all_b).
+#pragma once
+
+#include "common.h"
+
+#if defined(DT_F32)
+#define NP 1
+#define LD_PIECES(c, t, p) ((p)[0] = v_f32_ld_tnsr_b(c, t))
+#define ST_PIECES(c, t, p) v_f32_st_tnsr(c, t, (p)[0])
+#elif defined(DT_BF16)
+#define NP 2
+#define LD_PIECES(c, t, p)                                                  \
+  do {                                                                      \
+    const float64_pair_t w_ = v_convert_bf16_to_f32_all_b(v_bf16_ld_tnsr_b(c, t)); \
+    (p)[0] = w_.v1;                                                         \
+    (p)[1] = w_.v2;                                                         \
+  } while (0)
+#define ST_PIECES(c, t, p)                                                  \
+  do {                                                                      \
+    float64_pair_t w_;                                                      \
+    w_.v1 = (p)[0];                                                         \
+    w_.v2 = (p)[1];                                                         \
+    v_bf16_st_tnsr(c, t, v_convert_f32_to_bf16_all_b(w_));                  \
+  } while (0)
+#else
+#error "compile with -DDT_F32 or -DDT_BF16"
+#endif
+
+// The element of its vector that lane i of piece k holds.
+static inline int64 piece_element(int k) {
+  const int64 lane = as_int64(read_lane_id_4b_b());
+  return NP == 1 ? lane : lane * 2 + k;
+}
+
+// (d == 0, d == 1, ..., d == 4): the step of a coordinate along dimension d.
+#define UNIT_INT5(d) ((int5){(d) == 0, (d) == 1, (d) == 2, (d) == 3, (d) == 4})
+
+#if defined(AXIS_LANES)
+
+// Every row of this core's part: c[1..4] set, c[0] = 0.
+#define FOR_EACH_POINT(c, ...)                                                  \
+  {                                                                             \
+    const int5 start_ = get_index_space_offset();                               \
+    const int5 end_ = start_ + get_index_space_size();                          \
+    for (int d4_ = start_[4]; d4_ < end_[4]; d4_++)                             \
+      for (int d3_ = start_[3]; d3_ < end_[3]; d3_++)                           \
+        for (int d2_ = start_[2]; d2_ < end_[2]; d2_++)                         \
+          for (int d1_ = start_[1]; d1_ < end_[1]; d1_++) {                     \
+            c = (int5){0, d1_, d2_, d3_, d4_};                                  \
+            __VA_ARGS__                                                         \
+          }                                                                     \
+  }
+
+// Runs `body` on the pieces p of every vector of the row at c (n elements), the last one with the lanes
+// past the row's end set to `identity` (they read the tensor's padding, whatever it is). `at` is the
+// vector's first element; c[0] is left at the last vector.
+#define FOR_ROW(c, t, n, p, identity, ...)                                      \
+  {                                                                             \
+    const int whole_ = (n) / (LANES) * (LANES);                                 \
+    float64 p[NP];                                                              \
+    for (int at = 0; at < whole_; at += LANES) {                                \
+      c[0] = at;                                                                \
+      LD_PIECES(c, t, p);                                                       \
+      __VA_ARGS__                                                               \
+    }                                                                           \
+    if (whole_ < (n)) {                                                         \
+      const int at = whole_;                                                    \
+      c[0] = at;                                                                \
+      LD_PIECES(c, t, p);                                                       \
+      for (int k_ = 0; k_ < NP; k_++)                                           \
+        p[k_] = v_f32_sel_less_i32_b(piece_element(k_), (n) - whole_, p[k_], identity); \
+      __VA_ARGS__                                                               \
+    }                                                                           \
+  }
+
+// Runs `body` on the pieces p of every vector of the row at c, with no masking (writes: stores past the
+// end are dropped). `at` is the vector's first element.
+#define FOR_ROW_WRITE(c, t, n, p, ...)                                          \
+  {                                                                             \
+    float64 p[NP];                                                              \
+    for (int at = 0; at < (n); at += LANES) {                                   \
+      c[0] = at;                                                                \
+      LD_PIECES(c, t, p);                                                       \
+      __VA_ARGS__                                                               \
+    }                                                                           \
+  }
+
+// Combines the lanes of a row's accumulators: every lane of the result holds the row's value.
+#define ROW_SUM(acc) v_f32_reduce_add(acc)
+#define ROW_MAX(acc) v_f32_reduce_max(acc)
+#define ROW_MIN(acc) v_f32_reduce_min(acc)
+
+#elif defined(AXIS_OUTER)
+
+// Every point of this core's part: c set, dimension 0 in vectors, c[dim] = 0.
+#define FOR_EACH_POINT(c, ...)                                                  \
+  {                                                                             \
+    const int5 start_ = get_index_space_offset();                               \
+    const int5 end_ = start_ + get_index_space_size();                          \
+    for (int d4_ = start_[4]; d4_ < end_[4]; d4_++)                             \
+      for (int d3_ = start_[3]; d3_ < end_[3]; d3_++)                           \
+        for (int d2_ = start_[2]; d2_ < end_[2]; d2_++)                         \
+          for (int d1_ = start_[1]; d1_ < end_[1]; d1_++)                       \
+            for (int d0_ = start_[0] * LANES; d0_ < end_[0] * LANES; d0_ += LANES) { \
+              c = (int5){d0_, d1_, d2_, d3_, d4_};                              \
+              __VA_ARGS__                                                       \
+            }                                                                   \
+  }
+
+// Runs `body` on the pieces p at every coordinate of dimension `dim` (n of them) from c (whose c[dim] is 0),
+// with c and `at` at that coordinate; c is back at the start afterwards. Needs `unit` = UNIT_INT5(dim).
+#define FOR_ROW(c, t, n, p, identity, ...)                                      \
+  {                                                                             \
+    const int5 base_ = c;                                                       \
+    float64 p[NP];                                                              \
+    for (int at = 0; at < (n); at++) {                                          \
+      LD_PIECES(c, t, p);                                                       \
+      __VA_ARGS__                                                               \
+      c += unit;                                                                \
+    }                                                                           \
+    c = base_;                                                                  \
+  }
+#define FOR_ROW_WRITE(c, t, n, p, ...) FOR_ROW(c, t, n, p, 0.0f, __VA_ARGS__)
+
+// The lanes are separate rows: nothing to combine.
+#define ROW_SUM(acc) (acc)
+#define ROW_MAX(acc) (acc)
+#define ROW_MIN(acc) (acc)
+
+#else
+#error "compile with -DAXIS_LANES or -DAXIS_OUTER"
+#endif
