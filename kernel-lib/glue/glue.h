@@ -60,6 +60,9 @@ class Family {
 const std::vector<std::unique_ptr<Family>>& families();
 std::vector<std::unique_ptr<Family>> elementwiseFamilies();
 std::vector<std::unique_ptr<Family>> reductionFamilies();
+std::vector<std::unique_ptr<Family>> softmaxFamilies();
+std::vector<std::unique_ptr<Family>> normFamilies();
+std::vector<std::unique_ptr<Family>> crossEntropyFamilies();
 
 // ------------------------------------------------------------------------------------------ checks
 // Each returns GLUE_SUCCESS, or the precise code with what was expected.

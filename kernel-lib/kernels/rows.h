@@ -33,6 +33,26 @@
 #error "compile with -DDT_F32 or -DDT_BF16"
 #endif
 
+// Stores pieces like p into an f32 tensor (mean, rstd, loss) in element order: f32 one vector; bf16 the
+// two vectors of 64 elements at c and c + 64 along dimension 0, element j of vector h from piece j % 2,
+// lane 32h + j / 2. c is unchanged.
+#if NP == 1
+#define ST_PIECES_F32(c, t, p) v_f32_st_tnsr(c, t, (p)[0])
+#else
+#define ST_PIECES_F32(c, t, p)                                                  \
+  do {                                                                          \
+    const uint64 lane_ = read_lane_id_4b_b();                                   \
+    for (int h_ = 0; h_ < 2; h_++) {                                            \
+      const uchar256 from_ = as_uchar256((lane_ >> 1) + (uint64)(32 * h_));      \
+      const float64 even_ = as_float64(__lane_shuffle_u32(as_uint64((p)[0]), from_)); \
+      const float64 odd_ = as_float64(__lane_shuffle_u32(as_uint64((p)[1]), from_)); \
+      v_f32_st_tnsr(c, t, v_f32_sel_eq_u32_b(lane_ & 1, 0, even_, odd_));       \
+      c[0] += 64;                                                               \
+    }                                                                           \
+    c[0] -= 128;                                                                \
+  } while (0)
+#endif
+
 // The element of its vector that lane i of piece k holds.
 static inline int64 piece_element(int k) {
   const int64 lane = as_int64(read_lane_id_4b_b());
@@ -60,25 +80,61 @@ static inline int64 piece_element(int k) {
 
 // Runs `body` on the pieces p of every vector of the row at c (n elements), the last one with the lanes
 // past the row's end set to `identity` (they read the tensor's padding, whatever it is). `at` is the
-// vector's first element; c[0] is left at the last vector.
+// vector's first element; c[0] is left at the last vector. In the body, MASK(k, v, identity) is v with
+// the lanes of piece k past the row's end set to identity (nothing in the whole vectors: a constant
+// condition the compiler removes).
 #define FOR_ROW(c, t, n, p, identity, ...)                                      \
   {                                                                             \
     const int whole_ = (n) / (LANES) * (LANES);                                 \
     float64 p[NP];                                                              \
     for (int at = 0; at < whole_; at += LANES) {                                \
+      const int tail_ = 0, rem_ = LANES;                                        \
+      (void)tail_, (void)rem_;                                                  \
       c[0] = at;                                                                \
       LD_PIECES(c, t, p);                                                       \
       __VA_ARGS__                                                               \
     }                                                                           \
     if (whole_ < (n)) {                                                         \
-      const int at = whole_;                                                    \
+      const int at = whole_, tail_ = 1, rem_ = (n) - whole_;                    \
+      (void)tail_, (void)rem_;                                                  \
       c[0] = at;                                                                \
       LD_PIECES(c, t, p);                                                       \
-      for (int k_ = 0; k_ < NP; k_++)                                           \
-        p[k_] = v_f32_sel_less_i32_b(piece_element(k_), (n) - whole_, p[k_], identity); \
+      for (int k_ = 0; k_ < NP; k_++) p[k_] = MASK(k_, p[k_], identity);        \
       __VA_ARGS__                                                               \
     }                                                                           \
   }
+
+// FOR_ROW over two tensors of the same shape, their pieces p and q, both masked in the last vector.
+#define FOR_ROW2(c, t, p, u, q, n, identity, ...)                               \
+  {                                                                             \
+    const int whole_ = (n) / (LANES) * (LANES);                                 \
+    float64 p[NP], q[NP];                                                       \
+    for (int at = 0; at < whole_; at += LANES) {                                \
+      const int tail_ = 0, rem_ = LANES;                                        \
+      (void)tail_, (void)rem_;                                                  \
+      c[0] = at;                                                                \
+      LD_PIECES(c, t, p);                                                       \
+      LD_PIECES(c, u, q);                                                       \
+      __VA_ARGS__                                                               \
+    }                                                                           \
+    if (whole_ < (n)) {                                                         \
+      const int at = whole_, tail_ = 1, rem_ = (n) - whole_;                    \
+      (void)tail_, (void)rem_;                                                  \
+      c[0] = at;                                                                \
+      LD_PIECES(c, t, p);                                                       \
+      LD_PIECES(c, u, q);                                                       \
+      for (int k_ = 0; k_ < NP; k_++) {                                         \
+        p[k_] = MASK(k_, p[k_], identity);                                      \
+        q[k_] = MASK(k_, q[k_], identity);                                      \
+      }                                                                         \
+      __VA_ARGS__                                                               \
+    }                                                                           \
+  }
+
+#define MASK(k, v, identity) (tail_ ? v_f32_sel_less_i32_b(piece_element(k), rem_, v, identity) : (v))
+
+// A one-dimensional tensor of n elements (gamma, beta) at the row's position `at`, as pieces like p.
+#define LD_ALONG(t, p) LD_PIECES(((int5){at, 0, 0, 0, 0}), t, p)
 
 // Runs `body` on the pieces p of every vector of the row at c, with no masking (writes: stores past the
 // end are dropped). `at` is the vector's first element.
@@ -128,6 +184,28 @@ static inline int64 piece_element(int k) {
     c = base_;                                                                  \
   }
 #define FOR_ROW_WRITE(c, t, n, p, ...) FOR_ROW(c, t, n, p, 0.0f, __VA_ARGS__)
+// Every lane is in its row: nothing to mask.
+#define MASK(k, v, identity) (v)
+#define FOR_ROW2(c, t, p, u, q, n, identity, ...)                               \
+  {                                                                             \
+    const int5 base_ = c;                                                       \
+    float64 p[NP], q[NP];                                                       \
+    for (int at = 0; at < (n); at++) {                                          \
+      LD_PIECES(c, t, p);                                                       \
+      LD_PIECES(c, u, q);                                                       \
+      __VA_ARGS__                                                               \
+      c += unit;                                                                \
+    }                                                                           \
+    c = base_;                                                                  \
+  }
+
+// A one-dimensional tensor of n elements (gamma, beta) at the row's position `at`: one element, in every
+// lane of pieces like p.
+#if NP == 1
+#define LD_ALONG(t, p) ((p)[0] = s_f32_ld_g(gen_addr(((int5){at, 0, 0, 0, 0}), t)))
+#else
+#define LD_ALONG(t, p) ((p)[0] = (p)[1] = s_convert_bf16_to_f32(s_bf16_ld_g(gen_addr(((int5){at, 0, 0, 0, 0}), t))))
+#endif
 
 // The lanes are separate rows: nothing to combine.
 #define ROW_SUM(acc) (acc)

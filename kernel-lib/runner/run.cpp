@@ -1,6 +1,7 @@
 #include "tpc_kernels/run.h"
 
 #include <cstdio>
+#include <cstring>
 
 #include <fmt/format.h>
 
@@ -76,6 +77,14 @@ NodeRunResult runNode(NodeRun& node) {
     elf.resize(inst.kernel.elfSize);
   }
   if (!result.glue.ok()) return result;
+  // Outputs the plan asks to be filled before the launch (accumulated into by the kernel), as a graph
+  // compiler would.
+  for (size_t k = 0; k < node.outputs.size(); ++k) {
+    if (!out[k].memsetBeforeExecution) continue;
+    HostTensor& t = node.outputs[k];
+    const size_t size = dtypeSize(t.dtype);
+    for (size_t at = 0; at + size <= t.data.size(); at += size) std::memcpy(t.data.data() + at, &out[k].memsetValue, size);
+  }
 
   const obj::KernelObject o = obj::readObject(std::span(elf.data(), inst.kernel.elfSize), node.guid);
   sim::Program program;

@@ -1,0 +1,125 @@
+// Normalizations along dimension 0 (n elements per row; rows.h with -DAXIS_LANES), in f32:
+//   -DOP_LAYERNORM      y = (x - mean) rstd gamma + beta, rstd = 1 / sqrt(var + eps); also writes mean and
+//                       rstd (f32, the row shape). Two passes for the mean and the variance (no
+//                       cancellation of E[x^2] - mean^2), one to write.
+//   -DOP_LAYERNORM_BWD  from dy, x, gamma and the forward's mean and rstd: dx = rstd (g - mean(g) - xhat
+//                       mean(g xhat)) with g = dy gamma and xhat = (x - mean) rstd; dgamma += sum over rows
+//                       of dy xhat and dbeta += sum of dy (f32, added to what they hold: read-modify-write
+//                       stores, row by row).
+//   -DOP_RMSNORM        y = x rstd gamma, rstd = 1 / sqrt(mean(x^2) + eps); also writes rstd.
+#include "rows.h"
+
+#if !defined(AXIS_LANES)
+#error "the normalizations work along dimension 0 (-DAXIS_LANES)"
+#endif
+
+#if !defined(OP_LAYERNORM_BWD)
+// Stores a row statistic (the same in every lane) as the f32 element of the row at c.
+static inline void store_stat(int5 c, tensor t, float64 v) {
+  c[0] = 0;
+  v_f32_st_tnsr(c, t, v);
+}
+#endif
+
+#if defined(OP_LAYERNORM)
+
+void main(tensor x, tensor gamma, tensor beta, tensor y, tensor mean, tensor rstd, int n, float eps, float invN)
+{
+  int5 c = 0;
+  FOR_EACH_POINT(c,
+    float64 s = 0.0f;
+    FOR_ROW(c, x, n, p, 0.0f,
+      for (int k = 0; k < NP; k++) s += p[k];)
+    const float64 mu = ROW_SUM(s) * invN;
+    float64 q = 0.0f;
+    FOR_ROW(c, x, n, p, 0.0f,
+      for (int k = 0; k < NP; k++) {
+        // Tail lanes were zeroed: subtracting the mean would count them.
+        const float64 d = MASK(k, p[k] - mu, 0.0f);
+        q = v_f32_mac_b(d, d, q);
+      })
+    const float64 r = v_rsqrt_f32(v_f32_mac_b(ROW_SUM(q), invN, eps));
+    FOR_ROW_WRITE(c, x, n, p,
+      float64 g[NP], b[NP];
+      LD_ALONG(gamma, g);
+      LD_ALONG(beta, b);
+      for (int k = 0; k < NP; k++) p[k] = v_f32_mac_b((p[k] - mu) * r, g[k], b[k]);
+      ST_PIECES(c, y, p);)
+    store_stat(c, mean, mu);
+    store_stat(c, rstd, r);
+  )
+}
+
+#elif defined(OP_LAYERNORM_BWD)
+
+// Adds pieces like p to an f32 one-dimensional tensor at the row's position `at`, in element order.
+#if NP == 1
+#define ADD_ALONG(t, p) v_f32_st_tnsr_rmw(((int5){at, 0, 0, 0, 0}), t, (p)[0], RMW_DT_FP32 | RMW_OP_ADD | RMW_SET)
+#else
+#define ADD_ALONG(t, p)                                                                          \
+  do {                                                                                           \
+    const uint64 lane_ = read_lane_id_4b_b();                                                    \
+    for (int h_ = 0; h_ < 2; h_++) {                                                             \
+      const uchar256 from_ = as_uchar256((lane_ >> 1) + (uint64)(32 * h_));                       \
+      const float64 even_ = as_float64(__lane_shuffle_u32(as_uint64((p)[0]), from_));             \
+      const float64 odd_ = as_float64(__lane_shuffle_u32(as_uint64((p)[1]), from_));              \
+      v_f32_st_tnsr_rmw(((int5){at + 64 * h_, 0, 0, 0, 0}), t, v_f32_sel_eq_u32_b(lane_ & 1, 0, even_, odd_), \
+                        RMW_DT_FP32 | RMW_OP_ADD | RMW_SET);                                               \
+    }                                                                                            \
+  } while (0)
+#endif
+
+void main(tensor dy, tensor x, tensor gamma, tensor mean, tensor rstd, tensor dx, tensor dgamma, tensor dbeta,
+          int n, float invN)
+{
+  int5 c = 0;
+  FOR_EACH_POINT(c,
+    const float mu = s_f32_ld_g(gen_addr(c, mean));
+    const float r = s_f32_ld_g(gen_addr(c, rstd));
+    // a = sum g, b = sum g xhat (tail lanes: dy masked to 0).
+    float64 a = 0.0f, b = 0.0f;
+    FOR_ROW2(c, dy, d, x, p, n, 0.0f,
+      float64 w[NP];
+      LD_ALONG(gamma, w);
+      for (int k = 0; k < NP; k++) {
+        const float64 g = d[k] * MASK(k, w[k], 0.0f);  // gamma's padding may be anything
+        a += g;
+        b = v_f32_mac_b(g, (p[k] - mu) * r, b);
+      })
+    const float64 ma = ROW_SUM(a) * invN, mb = ROW_SUM(b) * invN;
+    FOR_ROW2(c, dy, d, x, p, n, 0.0f,
+      float64 w[NP], dg[NP];
+      LD_ALONG(gamma, w);
+      for (int k = 0; k < NP; k++) {
+        const float64 xhat = (p[k] - mu) * r;
+        dg[k] = d[k] * xhat;
+        p[k] = (d[k] * w[k] - ma - xhat * mb) * r;
+      }
+      ST_PIECES(c, dx, p);
+      ADD_ALONG(dgamma, dg);
+      ADD_ALONG(dbeta, d);)
+  )
+}
+
+#elif defined(OP_RMSNORM)
+
+void main(tensor x, tensor gamma, tensor y, tensor rstd, int n, float eps, float invN)
+{
+  int5 c = 0;
+  FOR_EACH_POINT(c,
+    float64 q = 0.0f;
+    FOR_ROW(c, x, n, p, 0.0f,
+      for (int k = 0; k < NP; k++) q = v_f32_mac_b(p[k], p[k], q);)
+    const float64 r = v_rsqrt_f32(v_f32_mac_b(ROW_SUM(q), invN, eps));
+    FOR_ROW_WRITE(c, x, n, p,
+      float64 g[NP];
+      LD_ALONG(gamma, g);
+      for (int k = 0; k < NP; k++) p[k] = p[k] * r * g[k];
+      ST_PIECES(c, y, p);)
+    store_stat(c, rstd, r);
+  )
+}
+
+#else
+#error "compile with -DOP_LAYERNORM, -DOP_LAYERNORM_BWD or -DOP_RMSNORM"
+#endif
