@@ -63,6 +63,7 @@ std::vector<std::unique_ptr<Family>> reductionFamilies();
 std::vector<std::unique_ptr<Family>> softmaxFamilies();
 std::vector<std::unique_ptr<Family>> normFamilies();
 std::vector<std::unique_ptr<Family>> crossEntropyFamilies();
+std::vector<std::unique_ptr<Family>> gemmFamilies();
 
 // ------------------------------------------------------------------------------------------ checks
 // Each returns GLUE_SUCCESS, or the precise code with what was expected.
