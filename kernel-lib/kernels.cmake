@@ -93,3 +93,12 @@ foreach(dt F32 BF16)
     endforeach()
   endforeach()
 endforeach()
+
+# Random numbers (glue/random.cpp).
+tpc_variant(random_uniform_fwd_f32 random.c all "-DDT_F32 -DOP_UNIFORM")
+tpc_variant(random_normal_fwd_f32 random.c all "-DDT_F32 -DOP_NORMAL")
+foreach(dt F32 BF16)
+  string(TOLOWER ${dt} t)
+  tpc_variant(dropout_fwd_${t} random.c all "-DDT_${dt} -DOP_DROPOUT")
+  tpc_variant(dropout_bwd_${t} dropout_bwd.c all "-DDT_${dt}")
+endforeach()

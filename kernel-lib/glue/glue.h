@@ -64,6 +64,7 @@ std::vector<std::unique_ptr<Family>> softmaxFamilies();
 std::vector<std::unique_ptr<Family>> normFamilies();
 std::vector<std::unique_ptr<Family>> crossEntropyFamilies();
 std::vector<std::unique_ptr<Family>> gemmFamilies();
+std::vector<std::unique_ptr<Family>> randomFamilies();
 
 // ------------------------------------------------------------------------------------------ checks
 // Each returns GLUE_SUCCESS, or the precise code with what was expected.
