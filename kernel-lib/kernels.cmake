@@ -102,3 +102,10 @@ foreach(dt F32 BF16)
   tpc_variant(dropout_fwd_${t} random.c all "-DDT_${dt} -DOP_DROPOUT")
   tpc_variant(dropout_bwd_${t} dropout_bwd.c all "-DDT_${dt}")
 endforeach()
+
+# Optimizers (glue/optimizer.cpp), by the gradients' type.
+foreach(dt F32 BF16)
+  string(TOLOWER ${dt} t)
+  tpc_variant(sgd_fwd_${t} optimizer.c all "-DDT_${dt} -DOP_SGD")
+  tpc_variant(adamw_fwd_${t} optimizer.c all "-DDT_${dt} -DOP_ADAMW")
+endforeach()

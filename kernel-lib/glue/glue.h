@@ -65,6 +65,7 @@ std::vector<std::unique_ptr<Family>> normFamilies();
 std::vector<std::unique_ptr<Family>> crossEntropyFamilies();
 std::vector<std::unique_ptr<Family>> gemmFamilies();
 std::vector<std::unique_ptr<Family>> randomFamilies();
+std::vector<std::unique_ptr<Family>> optimizerFamilies();
 
 // ------------------------------------------------------------------------------------------ checks
 // Each returns GLUE_SUCCESS, or the precise code with what was expected.

@@ -1,0 +1,85 @@
+// Optimizer steps, elementwise over 128 elements of dimension 0 per index-space point; parameters and state
+// f32, gradients f32 (-DDT_F32) or bf16 (-DDT_BF16; loaded unpacked, so that the two halves of the
+// widened pair are elements 0-63 and 64-127 in order). The outputs may be the inputs' memory (in place).
+//   -DOP_SGD    g = grad + weight_decay w; buf = momentum buf + g; w = w - lr (momentum ? buf : g)
+//   -DOP_ADAMW  w = w - lr weight_decay w; m = beta1 m + (1 - beta1) g; v = beta2 v + (1 - beta2) g^2;
+//               w = w - stepSize m / (sqrt(v) invSqrtBias2 + eps), stepSize = lr / (1 - beta1^step) and
+//               invSqrtBias2 = 1 / sqrt(1 - beta2^step) (PyTorch's AdamW, the scalars from the glue)
+#if defined(DT_F32)
+#define LOAD_GRADS(c, t, g)                          \
+  do {                                               \
+    (g)[0] = v_f32_ld_tnsr_b(c, t);                  \
+    int5 c1_ = c;                                    \
+    c1_[0] += 64;                                    \
+    (g)[1] = v_f32_ld_tnsr_b(c1_, t);                \
+  } while (0)
+#elif defined(DT_BF16)
+#define LOAD_GRADS(c, t, g)                                                          \
+  do {                                                                               \
+    const float64_pair_t w_ = v_convert_bf16_to_f32_all_b(v_bf16_ld_tnsr_b(c, t, SW_UNPACK)); \
+    (g)[0] = w_.v1;                                                                  \
+    (g)[1] = w_.v2;                                                                  \
+  } while (0)
+#else
+#error "compile with -DDT_F32 or -DDT_BF16"
+#endif
+
+#define FOR_EACH_GROUP(c, ...)                                                         \
+  {                                                                                    \
+    const int5 start_ = get_index_space_offset();                                      \
+    const int5 end_ = start_ + get_index_space_size();                                 \
+    for (int d4_ = start_[4]; d4_ < end_[4]; d4_++)                                    \
+      for (int d3_ = start_[3]; d3_ < end_[3]; d3_++)                                  \
+        for (int d2_ = start_[2]; d2_ < end_[2]; d2_++)                                \
+          for (int d1_ = start_[1]; d1_ < end_[1]; d1_++)                              \
+            for (int d0_ = start_[0] * 128; d0_ < end_[0] * 128; d0_ += 128) {         \
+              c = (int5){d0_, d1_, d2_, d3_, d4_};                                     \
+              __VA_ARGS__                                                              \
+            }                                                                          \
+  }
+
+#if defined(OP_SGD)
+
+void main(tensor w, tensor grad, tensor buf, tensor wOut, tensor bufOut, float lr, float momentum, float weightDecay)
+{
+  int5 c = 0;
+  FOR_EACH_GROUP(c,
+    float64 g[2];
+    LOAD_GRADS(c, grad, g);
+    for (int h = 0; h < 2; h++) {
+      int5 ch = c;
+      ch[0] += 64 * h;
+      const float64 wv = v_f32_ld_tnsr_b(ch, w);
+      const float64 gv = v_f32_mac_b(wv, weightDecay, g[h]);
+      const float64 b = v_f32_mac_b(v_f32_ld_tnsr_b(ch, buf), momentum, gv);
+      v_f32_st_tnsr(ch, bufOut, b);
+      v_f32_st_tnsr(ch, wOut, v_f32_mac_b(momentum != 0.0f ? b : gv, -lr, wv));
+    })
+}
+
+#elif defined(OP_ADAMW)
+
+void main(tensor w, tensor grad, tensor m, tensor v, tensor wOut, tensor mOut, tensor vOut, float lr, float beta1,
+          float beta2, float eps, float weightDecay, float stepSize, float invSqrtBias2)
+{
+  int5 c = 0;
+  const float decay = 1.0f - lr * weightDecay;
+  FOR_EACH_GROUP(c,
+    float64 g[2];
+    LOAD_GRADS(c, grad, g);
+    for (int h = 0; h < 2; h++) {
+      int5 ch = c;
+      ch[0] += 64 * h;
+      const float64 wv = v_f32_ld_tnsr_b(ch, w) * decay;
+      const float64 mv = v_f32_mac_b(g[h], 1.0f - beta1, v_f32_ld_tnsr_b(ch, m) * beta1);
+      const float64 vv = v_f32_mac_b(g[h] * g[h], 1.0f - beta2, v_f32_ld_tnsr_b(ch, v) * beta2);
+      v_f32_st_tnsr(ch, mOut, mv);
+      v_f32_st_tnsr(ch, vOut, vv);
+      const float64 denom = v_f32_mac_b(v_sqrt_f32(vv), invSqrtBias2, eps);
+      v_f32_st_tnsr(ch, wOut, v_f32_mac_b(v_div_f32(mv, denom), -stepSize, wv));
+    })
+}
+
+#else
+#error "compile with -DOP_SGD or -DOP_ADAMW"
+#endif
