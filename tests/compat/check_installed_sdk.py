@@ -4,7 +4,8 @@
 - every host header compiles alone with g++ -std=c++11 -Wall -Werror;
 - tpc-clang FILE.c -c without -o writes FILE.o in the current directory, and tpc-llvm-objdump accepts the
   vendor's disassembler command line (one bundle a line, no addresses);
-- find_package(TpcSdk) works (tests/compat/installed), and samples/custom-kernel builds and its test passes.
+- find_package(TpcSdk) works (tests/compat/installed), samples/custom-kernel builds and its test passes, and
+  samples/kernel-lib (a graph compiler dlopening the installed libtpc_kernels.so) builds and runs softmax.
 
 usage: check_installed_sdk.py BUILD_DIR SOURCE_DIR
 """
@@ -32,11 +33,14 @@ def main():
                     "lib/libtpcsim_shared.so", "lib/libTpcElfReader.so", "lib/libtpc_tests_core_ext.so",
                     "lib/cmake/TpcSdk/TpcSdkConfig.cmake", "include/tpc_kernel_lib_interface.h",
                     "include/gc_interface.h", "include/tpc_test_core_types.h", "include/tpc_test_core_api.h",
-                    "include/tpc-defs.h", "include/tpc-intrinsics.h", "include/tpc-special.h"]:
+                    "include/tpc-defs.h", "include/tpc-intrinsics.h", "include/tpc-special.h",
+                    "lib/libtpc_kernels.so", "include/tpc_kernels/params.h", "include/tpc_kernels/library.h",
+                    "bin/tpc-kernels"]:
             if not os.path.exists(os.path.join(prefix, rel)):
                 failures.append("missing " + rel)
 
-        for h in ["tpc_kernel_lib_interface.h", "gc_interface.h", "tpc_test_core_types.h", "tpc_test_core_api.h"]:
+        for h in ["tpc_kernel_lib_interface.h", "gc_interface.h", "tpc_test_core_types.h", "tpc_test_core_api.h",
+                  "tpc_kernels/params.h"]:
             src = os.path.join(tmp, "h.cpp")
             open(src, "w").write('#include "%s"\nint main() { return 0; }\n' % h)
             p = run(["g++", "-std=c++11", "-Wall", "-Wextra", "-Werror", "-I", os.path.join(prefix, "include"), src,
@@ -63,7 +67,9 @@ def main():
         for name, project, program in [("find_package", os.path.join(source, "tests", "compat", "installed"),
                                          "link_check"),
                                         ("sample", os.path.join(source, "samples", "custom-kernel"),
-                                         "scale_f32_test")]:
+                                         "scale_f32_test"),
+                                        ("kernel-lib", os.path.join(source, "samples", "kernel-lib"),
+                                         "softmax_dlopen")]:
             b = os.path.join(tmp, "build-" + name)
             p = run(["cmake", "-S", project, "-B", b, "-DCMAKE_PREFIX_PATH=" + prefix])
             if p.returncode == 0:

@@ -10,6 +10,15 @@
 
 #include "tpc_kernel_lib_interface.h"
 
+// The C entry points libtpc_kernels.so exports (the vendor's signatures; graph compilers find them with
+// dlsym by KERNEL_GUIDS_ENTRY_POINT_NAME and KERNEL_INSTANTIATION_ENTRY_POINT_NAME).
+extern "C" {
+tpc_lib_api::GlueCodeReturn GetKernelGuids(tpc_lib_api::DeviceId deviceId, uint32_t* kernelCount,
+                                           tpc_lib_api::GuidInfo* guids);
+tpc_lib_api::GlueCodeReturn InstantiateTpcKernel(const tpc_lib_api::HabanaKernelParams* params,
+                                                 tpc_lib_api::HabanaKernelInstantiation* instance);
+}
+
 namespace tpc::kernels {
 
 // A glue code and, when it is not GLUE_SUCCESS, what the node needed.
