@@ -50,12 +50,20 @@ static inline float64 gelu_phi(float64 x, float64 expHalfSquare) {
   return v_f32_sel_less_f32_b(z, 0.5f, central, tail);
 }
 
-static inline float64 gelu_erf_f32(float64 x) { return x * gelu_phi(x, gelu_exp_half_square(x)); }
+// x clamped to [-20, 20]: beyond, Phi(x) and sigmoid(v) are 0 or 1 in f32, and x^2 would overflow (inf - inf
+// in the error terms gave NaN for |x| > 2^63).
+static inline float64 gelu_clamp(float64 x) { return v_f32_min_b(v_f32_max_b(x, -20.0f), 20.0f); }
+
+static inline float64 gelu_erf_f32(float64 x) {
+  const float64 xc = gelu_clamp(x);
+  return x * gelu_phi(xc, gelu_exp_half_square(xc));
+}
 
 // d/dx (x Phi(x)) = Phi(x) + x phi(x), phi(x) = exp(-x^2 / 2) / sqrt(2 pi).
 static inline float64 gelu_erf_grad_f32(float64 x) {
-  const float64 e = gelu_exp_half_square(x);
-  return v_f32_mac_b(x, e * 0.398942280f, gelu_phi(x, e));
+  const float64 xc = gelu_clamp(x);
+  const float64 e = gelu_exp_half_square(xc);
+  return v_f32_mac_b(xc, e * 0.398942280f, gelu_phi(xc, e));
 }
 
 // 2 sqrt(2 / pi) and 2 sqrt(2 / pi) 0.044715, each as the nearest f32 and the remainder.
@@ -84,14 +92,14 @@ static inline float64 gelu_tanh_argument(float64 x, float64* dv) {
 // x sigmoid(v + dv) = x (s + s (1 - s) dv).
 static inline float64 gelu_tanh_f32(float64 x) {
   float64 dv;
-  const float64 v = gelu_tanh_argument(x, &dv);
+  const float64 v = gelu_tanh_argument(gelu_clamp(x), &dv);
   const float64 s = v_sigmoid_f32(v);
-  const float64 xs = x * s;
-  return v_f32_mac_b(xs, (1.0f - s) * dv, xs);
+  return x * v_f32_mac_b(s * (1.0f - s), dv, s);  // not x s + x s (1 - s) dv: inf x 0 at x = inf
 }
 
 // d/dx (x s(v)) = s(v) + x s(v) s(-v) v'(x), v'(x) = k1 + 3 k2 x^2; s(v) and s(-v) corrected by dv.
-static inline float64 gelu_tanh_grad_f32(float64 x) {
+static inline float64 gelu_tanh_grad_f32(float64 x0) {
+  const float64 x = gelu_clamp(x0);
   float64 dv;
   const float64 v = gelu_tanh_argument(x, &dv);
   const float64 s0 = v_sigmoid_f32(v), m0 = v_sigmoid_f32(-v);
