@@ -225,6 +225,9 @@ Outcome run(const HabanaKernelParams& params, const HabanaKernelInstantiation& i
   options.maxCycles = maxCycles;
   // A load past a tensor through gen_addr reads what follows, as on the hardware, and is reported below.
   options.allowUnguardedReads = true;
+  // The glue's hint, as a graph compiler takes it (splitIndexSpace).
+  if (instance.preferredSplitDim >= 1 && instance.preferredSplitDim <= 5)
+    options.preferredSplitDim = static_cast<int>(instance.preferredSplitDim) - 1;  // d + 1, 0 none
   sim::Launch launch(program, options);
   memory.bind(launch);
   launch.setScalars(scalars);

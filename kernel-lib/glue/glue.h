@@ -42,6 +42,9 @@ struct LaunchPlan {
   std::array<uint64_t, 5> geometry{1, 1, 1, 1, 1};
   std::vector<tpc_lib_api::TensorAccessPattern> inputs, outputs;
   std::vector<uint32_t> scalars;
+  // The dimension a graph compiler should split over the cores first; -1: registry.cpp picks the largest
+  // dimension above 0, so that cores get whole rows of dimension 0, along which the kernels loop.
+  int preferredSplitDim = -1;
   void addScalar(float v);
   void addScalar(int32_t v);
   void addScalar(uint32_t v);

@@ -120,7 +120,13 @@ GlueResult instantiate(const HabanaKernelParams& params, HabanaKernelInstantiati
   for (size_t k = 0; k < plan.inputs.size(); ++k) instance.inputTensorAccessPattern[k] = plan.inputs[k];
   for (size_t k = 0; k < plan.outputs.size(); ++k) instance.outputTensorAccessPattern[k] = plan.outputs[k];
   instance.auxiliaryTensorNr = 0;
-  instance.preferredSplitDim = 0;
+  int split = plan.preferredSplitDim;
+  if (split < 0) {
+    split = 0;
+    for (uint32_t d = 1; d < plan.rank; ++d)
+      if (plan.geometry[d] > 1 && plan.geometry[d] > plan.geometry[static_cast<size_t>(split)] * (split == 0 ? 0 : 1)) split = static_cast<int>(d);
+  }
+  instance.preferredSplitDim = static_cast<uint32_t>(split) + 1;  // the interface's d + 1 (0: none)
   std::copy(plan.scalars.begin(), plan.scalars.end(), instance.kernel.scalarParams);
   instance.kernel.paramsNr = static_cast<uint32_t>(plan.scalars.size());
 

@@ -10,7 +10,7 @@ int64_t IndexBox::volume() const {
   return v;
 }
 
-std::vector<IndexBox> splitIndexSpace(const Dims5& space, int cores) {
+std::vector<IndexBox> splitIndexSpace(const Dims5& space, int cores, int preferredDim) {
   std::vector<IndexBox> boxes(static_cast<size_t>(std::max(cores, 1)));
   if (std::any_of(space.begin(), space.end(), [](int64_t s) { return s <= 0; })) return boxes;
 
@@ -18,6 +18,10 @@ std::vector<IndexBox> splitIndexSpace(const Dims5& space, int cores) {
   // while the total number of chunks stays within the core count.
   Dims5 chunks{1, 1, 1, 1, 1};
   int64_t total = 1;
+  if (preferredDim >= 0 && preferredDim < 5) {
+    chunks[static_cast<size_t>(preferredDim)] = std::min<int64_t>(space[static_cast<size_t>(preferredDim)], std::max(cores, 1));
+    total = chunks[static_cast<size_t>(preferredDim)];
+  }
   for (;;) {
     int best = -1;
     int64_t bestExtent = 0;

@@ -89,7 +89,7 @@ LaunchResult Launch::run() {
   }
 
   LaunchResult result;
-  result.boxes = splitIndexSpace(indexSpace_, numCores_);
+  result.boxes = splitIndexSpace(indexSpace_, numCores_, options_.preferredSplitDim);
   CoreEnv env;
   env.arch = options_.arch;
   env.program = &program_;

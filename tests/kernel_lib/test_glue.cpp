@@ -170,6 +170,8 @@ TEST(Glue, PlansDescribeTheLaunch) {
   EXPECT_EQ(in.mapping[0].a, 64.0f);
   EXPECT_EQ(in.mapping[0].end_b, 63.0f);
   EXPECT_EQ(in.mapping[1].a, 1.0f);
+  // Split the rows first (the interface's d + 1): cores get whole rows, along which the kernel loops.
+  EXPECT_EQ(n.inst.preferredSplitDim, 2u);
   // layernorm_bwd zeroes dgamma and dbeta before the launch (they are summed into).
   Node ln{"layernorm_bwd_f32", {f32({2, 8}), f32({2, 8}), f32({8}), f32({2, 1}), f32({2, 1})}, {f32({2, 8}), f32({8}), f32({8})}};
   ln.instantiate();

@@ -12,11 +12,11 @@ using tpc::sim::IndexBox;
 using tpc::sim::splitIndexSpace;
 
 // Every point of the space is in exactly one box; boxes stay inside the space.
-void checkCover(const Dims5& space, int cores) {
+void checkCover(const Dims5& space, int cores, int preferred = -1) {
   SCOPED_TRACE("space [" + std::to_string(space[0]) + "," + std::to_string(space[1]) + "," +
                std::to_string(space[2]) + "," + std::to_string(space[3]) + "," + std::to_string(space[4]) +
                "] on " + std::to_string(cores) + " cores");
-  std::vector<IndexBox> boxes = splitIndexSpace(space, cores);
+  std::vector<IndexBox> boxes = splitIndexSpace(space, cores, preferred);
   ASSERT_EQ(boxes.size(), static_cast<size_t>(std::max(cores, 1)));
   int64_t volume = 1;
   for (int64_t s : space) volume *= s;
@@ -44,7 +44,7 @@ void checkCover(const Dims5& space, int cores) {
   EXPECT_GE(nonEmpty, 1);
   EXPECT_LE(nonEmpty, std::max(cores, 1));
   // Deterministic.
-  std::vector<IndexBox> again = splitIndexSpace(space, cores);
+  std::vector<IndexBox> again = splitIndexSpace(space, cores, preferred);
   for (size_t k = 0; k < boxes.size(); ++k) {
     EXPECT_EQ(again[k].offset, boxes[k].offset);
     EXPECT_EQ(again[k].size, boxes[k].size);
@@ -58,6 +58,25 @@ TEST(IndexSpace, SplitCoversEveryIndexExactlyOnce) {
       {11, 13, 1, 1, 1}, {4, 4, 4, 4, 4}};
   for (const Dims5& space : spaces)
     for (int cores : {1, 2, 3, 5, 7, 8, 24, 64, 100, 1000}) checkCover(space, cores);
+}
+
+TEST(IndexSpace, PreferredDimensionIsSplitFirst) {
+  for (int preferred = 0; preferred < 5; ++preferred)
+    for (const Dims5& space : std::vector<Dims5>{{64, 64, 1, 1, 1}, {3, 5, 7, 2, 2}, {100, 2, 1, 1, 1}, {4, 4, 4, 4, 4}})
+      for (int cores : {1, 5, 24, 1000}) checkCover(space, cores, preferred);
+  // 64 vectors by 64 rows on 24 cores, rows preferred: every box holds whole rows of dimension 0.
+  for (const IndexBox& b : splitIndexSpace({64, 64, 1, 1, 1}, 24, 1)) {
+    EXPECT_EQ(b.offset[0], 0);
+    EXPECT_EQ(b.size[0], 64);
+    EXPECT_LE(b.size[1], 3);
+  }
+  // Fewer rows than cores: the rows first, then dimension 0 for the remaining cores.
+  int nonEmpty = 0;
+  for (const IndexBox& b : splitIndexSpace({100, 2, 1, 1, 1}, 24, 1)) {
+    nonEmpty += b.volume() > 0;
+    EXPECT_LE(b.size[1], 1);
+  }
+  EXPECT_EQ(nonEmpty, 24);
 }
 
 TEST(IndexSpace, OneDimensionalSplitIsBalanced) {

@@ -17,7 +17,9 @@ struct IndexBox {
 
 // Splits `space` into at most `cores` boxes of nearly equal volume that cover every index exactly once.
 // Cores beyond the number of boxes get an empty box. The split depends only on the arguments, so results
-// are the same for any host thread count.
-std::vector<IndexBox> splitIndexSpace(const Dims5& space, int cores);
+// are the same for any host thread count. `preferredDim` (0-4; -1 none) is split first, into as many
+// chunks as it has points or the cores allow: the glue's HabanaKernelInstantiation::preferredSplitDim, so
+// that a kernel whose inner loop runs along dimension 0 gets whole rows.
+std::vector<IndexBox> splitIndexSpace(const Dims5& space, int cores, int preferredDim = -1);
 
 }  // namespace tpc::sim

@@ -33,6 +33,7 @@ struct LaunchOptions {
   bool trace = false;
   CoreRunner* runner = nullptr;           // nullptr: simulate
   bool allowUnguardedReads = false;       // see CoreEnv::allowUnguardedReads
+  int preferredSplitDim = -1;             // the index-space dimension split first (splitIndexSpace)
 };
 
 // The number of host threads a launch uses: `threads` (0: the host's hardware threads), at least 1 and at
