@@ -31,29 +31,32 @@ void main(tensor x, tensor labels, tensor dloss, tensor dx, int n, int labelsShi
     // A label outside [0, C) matches no element (the last vector's lanes past C included).
     const int read = s_i32_ld_g(gen_addr(lc, labels));
     const int label = (unsigned)read < (unsigned)n ? read : -1;
-    float64 m = -__builtin_inff();
+    float64 mc[ROW_CHAINS][1], sc[ROW_CHAINS][1];
+    for (int j = 0; j < ROW_CHAINS; j++) mc[j][0] = -__builtin_inff(), sc[j][0] = 0.0f;
     FOR_ROW(c, x, n, p, -__builtin_inff(),
-      for (int k = 0; k < NP; k++) m = v_f32_max_b(m, p[k]);)
-    m = ROW_MAX(m);
-    float64 s = 0.0f;
+      for (int k = 0; k < NP; k++) mc[j][0] = v_f32_max_b(mc[j][0], p[k]);)
+    const float64 m = ROW_MAX(COMBINE_CHAINS(v_f32_max_b, mc, 0));
 #if defined(OP_CROSS_ENTROPY)
     // The label's logit: in the lane that holds it, summed over the lanes with a count of hits.
-    float64 picked = 0.0f, hits = 0.0f;
+    float64 picked[ROW_CHAINS][1], hits[ROW_CHAINS][1];
+    for (int j = 0; j < ROW_CHAINS; j++) picked[j][0] = hits[j][0] = 0.0f;
     FOR_ROW(c, x, n, p, -__builtin_inff(),
       for (int k = 0; k < NP; k++) {
-        s += v_exp_f32(p[k] - m);
+        sc[j][0] += v_exp_f32(p[k] - m);
         const int64 here = piece_element(k) + at;
-        picked = v_f32_sel_eq_i32_b(here, label, p[k], picked);
-        hits = v_f32_sel_eq_i32_b(here, label, 1.0f, hits);
+        picked[j][0] = v_f32_sel_eq_i32_b(here, label, p[k], picked[j][0]);
+        hits[j][0] = v_f32_sel_eq_i32_b(here, label, 1.0f, hits[j][0]);
       })
-    const float64 value = v_log_f32(ROW_SUM(s)) + m - ROW_SUM(picked);
+    const float64 s = ROW_SUM(COMBINE_CHAINS(ADD_F32, sc, 0));
+    const float64 value = v_log_f32(s) + m - ROW_SUM(COMBINE_CHAINS(ADD_F32, picked, 0));
     // One lane: with shifted labels the next lanes are other rows' losses.
-    v_f32_st_tnsr_partial(lc, loss, v_f32_sel_eq_f32_b(ROW_SUM(hits), 1.0f, value, __builtin_nanf("")), 0, 0);
+    v_f32_st_tnsr_partial(lc, loss, v_f32_sel_eq_f32_b(ROW_SUM(COMBINE_CHAINS(ADD_F32, hits, 0)), 1.0f, value,
+                                                       __builtin_nanf("")), 0, 0);
 #else
     FOR_ROW(c, x, n, p, -__builtin_inff(),
-      for (int k = 0; k < NP; k++) s += v_exp_f32(p[k] - m);)
+      for (int k = 0; k < NP; k++) sc[j][0] += v_exp_f32(p[k] - m);)
     const float g = s_f32_ld_g(gen_addr(lc, dloss));
-    const float64 scale = v_reciprocal_f32(ROW_SUM(s)) * g;
+    const float64 scale = v_reciprocal_f32(ROW_SUM(COMBINE_CHAINS(ADD_F32, sc, 0))) * g;
     FOR_ROW_WRITE(c, x, n, p,
       for (int k = 0; k < NP; k++) {
         const int64 here = piece_element(k) + at;

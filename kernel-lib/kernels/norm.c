@@ -27,18 +27,18 @@ void main(tensor x, tensor gamma, tensor beta, tensor y, tensor mean, tensor rst
 {
   int5 c = 0;
   FOR_EACH_POINT(c,
-    float64 s = 0.0f;
+    float64 s[ROW_CHAINS][1], q[ROW_CHAINS][1];
+    for (int j = 0; j < ROW_CHAINS; j++) s[j][0] = q[j][0] = 0.0f;
     FOR_ROW(c, x, n, p, 0.0f,
-      for (int k = 0; k < NP; k++) s += p[k];)
-    const float64 mu = ROW_SUM(s) * invN;
-    float64 q = 0.0f;
+      for (int k = 0; k < NP; k++) s[j][0] += p[k];)
+    const float64 mu = ROW_SUM(COMBINE_CHAINS(ADD_F32, s, 0)) * invN;
     FOR_ROW(c, x, n, p, 0.0f,
       for (int k = 0; k < NP; k++) {
         // Tail lanes were zeroed: subtracting the mean would count them.
         const float64 d = MASK(k, p[k] - mu, 0.0f);
-        q = v_f32_mac_b(d, d, q);
+        q[j][0] = v_f32_mac_b(d, d, q[j][0]);
       })
-    const float64 r = v_rsqrt_f32(v_f32_mac_b(ROW_SUM(q), invN, eps));
+    const float64 r = v_rsqrt_f32(v_f32_mac_b(ROW_SUM(COMBINE_CHAINS(ADD_F32, q, 0)), invN, eps));
     FOR_ROW_WRITE(c, x, n, p,
       float64 g[NP], b[NP];
       LD_ALONG(gamma, g);
@@ -77,16 +77,17 @@ void main(tensor dy, tensor x, tensor gamma, tensor mean, tensor rstd, tensor dx
     const float mu = s_f32_ld_g(gen_addr(c, mean));
     const float r = s_f32_ld_g(gen_addr(c, rstd));
     // a = sum g, b = sum g xhat (tail lanes: dy masked to 0).
-    float64 a = 0.0f, b = 0.0f;
+    float64 a[ROW_CHAINS][1], b[ROW_CHAINS][1];
+    for (int j = 0; j < ROW_CHAINS; j++) a[j][0] = b[j][0] = 0.0f;
     FOR_ROW2(c, dy, d, x, p, n, 0.0f,
       float64 w[NP];
       LD_ALONG(gamma, w);
       for (int k = 0; k < NP; k++) {
         const float64 g = d[k] * MASK(k, w[k], 0.0f);  // gamma's padding may be anything
-        a += g;
-        b = v_f32_mac_b(g, (p[k] - mu) * r, b);
+        a[j][0] += g;
+        b[j][0] = v_f32_mac_b(g, (p[k] - mu) * r, b[j][0]);
       })
-    const float64 ma = ROW_SUM(a) * invN, mb = ROW_SUM(b) * invN;
+    const float64 ma = ROW_SUM(COMBINE_CHAINS(ADD_F32, a, 0)) * invN, mb = ROW_SUM(COMBINE_CHAINS(ADD_F32, b, 0)) * invN;
     FOR_ROW2(c, dy, d, x, p, n, 0.0f,
       float64 w[NP], dg[NP];
       LD_ALONG(gamma, w);
@@ -107,10 +108,11 @@ void main(tensor x, tensor gamma, tensor y, tensor rstd, int n, float eps, float
 {
   int5 c = 0;
   FOR_EACH_POINT(c,
-    float64 q = 0.0f;
+    float64 q[ROW_CHAINS][1];
+    for (int j = 0; j < ROW_CHAINS; j++) q[j][0] = 0.0f;
     FOR_ROW(c, x, n, p, 0.0f,
-      for (int k = 0; k < NP; k++) q = v_f32_mac_b(p[k], p[k], q);)
-    const float64 r = v_rsqrt_f32(v_f32_mac_b(ROW_SUM(q), invN, eps));
+      for (int k = 0; k < NP; k++) q[j][0] = v_f32_mac_b(p[k], p[k], q[j][0]);)
+    const float64 r = v_rsqrt_f32(v_f32_mac_b(ROW_SUM(COMBINE_CHAINS(ADD_F32, q, 0)), invN, eps));
     FOR_ROW_WRITE(c, x, n, p,
       float64 g[NP];
       LD_ALONG(gamma, g);

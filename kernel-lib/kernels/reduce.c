@@ -1,7 +1,8 @@
 // out = OP over dimension `dim` of x (n elements), the output keeping that dimension with size 1: sum, mean
 // (the sum times scale = 1/n), max, min (NaN wins, as in most frameworks), and argmax (i32: the first index
-// of the maximum; a NaN is above every number, the first NaN wins). Sums accumulate in f32 per lane and add
-// the lanes in a tree at the end. -DAXIS_LANES or -DAXIS_OUTER (rows.h), -DDT_*, -DOP_*.
+// of the maximum; a NaN is above every number, the first NaN wins). Sums accumulate in f32 per lane in
+// ROW_CHAINS interleaved partial sums, added at the end with the lanes in a tree. -DAXIS_LANES or
+// -DAXIS_OUTER (rows.h), -DDT_*, -DOP_*.
 #include "rows.h"
 
 #if defined(OP_SUM) || defined(OP_MEAN)
@@ -21,7 +22,6 @@
 #endif
 
 #if defined(OP_ARGMAX)
-#if defined(AXIS_LANES)
 // Whether (t, ti) beats (x, xi) as the maximum: larger, a NaN against a number, or equal (or both NaN) with
 // a lower index.
 static inline int64 argmax_wins(float64 t, int64 ti, float64 x, int64 xi) {
@@ -29,7 +29,6 @@ static inline int64 argmax_wins(float64 t, int64 ti, float64 x, int64 xi) {
   const int64 tie = ((int64)(t == x) | (tnan & xnan)) & (int64)(ti < xi);
   return (int64)(t > x) | (tnan & ~xnan) | tie;
 }
-#endif
 
 void main(tensor x, tensor out, int dim, int n, float scale)
 {
@@ -38,33 +37,42 @@ void main(tensor x, tensor out, int dim, int n, float scale)
   const int5 unit = UNIT_INT5(dim);
 #endif
   FOR_EACH_POINT(c,
-    float64 best[NP];
-    int64 index[NP];
-    for (int k = 0; k < NP; k++) {
-      best[k] = -__builtin_inff();
-      index[k] = 0;
-    }
-    // Per lane, the first largest element: a later one replaces it only when larger, or a NaN over a number.
+    float64 best[ROW_CHAINS][NP];
+    int64 index[ROW_CHAINS][NP];
+    for (int j = 0; j < ROW_CHAINS; j++)
+      for (int k = 0; k < NP; k++) {
+        best[j][k] = -__builtin_inff();
+        index[j][k] = 0;
+      }
+    // Per chain and lane, the first largest element: a later one replaces it only when larger, or a NaN
+    // over a number.
     FOR_ROW(c, x, n, p, -__builtin_inff(),
       for (int k = 0; k < NP; k++) {
-        const int64 wins = (int64)(p[k] > best[k]) | ((int64)(p[k] != p[k]) & (int64)(best[k] == best[k]));
+        const int64 wins = (int64)(p[k] > best[j][k]) | ((int64)(p[k] != p[k]) & (int64)(best[j][k] == best[j][k]));
 #if defined(AXIS_LANES)
         const int64 at_k = piece_element(k) + at;
 #else
         const int64 at_k = at;
 #endif
-        best[k] = v_f32_sel_neq_i32_b(wins, 0, p[k], best[k]);
-        index[k] = v_i32_sel_neq_i32_b(wins, 0, at_k, index[k]);
+        best[j][k] = v_f32_sel_neq_i32_b(wins, 0, p[k], best[j][k]);
+        index[j][k] = v_i32_sel_neq_i32_b(wins, 0, at_k, index[j][k]);
       })
+    // The chains' candidates, by value then index.
+    for (int j = 1; j < ROW_CHAINS; j++)
+      for (int k = 0; k < NP; k++) {
+        const int64 w = argmax_wins(best[j][k], index[j][k], best[0][k], index[0][k]);
+        best[0][k] = v_f32_sel_neq_i32_b(w, 0, best[j][k], best[0][k]);
+        index[0][k] = v_i32_sel_neq_i32_b(w, 0, index[j][k], index[0][k]);
+      }
 #if defined(AXIS_LANES)
     // The lanes' candidates, combined in a tree; a lane that never saw more than -inf keeps index 0,
     // which is right when the whole row is -inf (else a larger value wins over it).
-    float64 b = best[0];
-    int64 i = index[0];
+    float64 b = best[0][0];
+    int64 i = index[0][0];
     for (int k = 1; k < NP; k++) {
-      const int64 w = argmax_wins(best[k], index[k], b, i);
-      b = v_f32_sel_neq_i32_b(w, 0, best[k], b);
-      i = v_i32_sel_neq_i32_b(w, 0, index[k], i);
+      const int64 w = argmax_wins(best[0][k], index[0][k], b, i);
+      b = v_f32_sel_neq_i32_b(w, 0, best[0][k], b);
+      i = v_i32_sel_neq_i32_b(w, 0, index[0][k], i);
     }
     for (int k = 32; k > 0; k >>= 1) {
       const float64 t = __tpc_sf_lane_swap_f32(b, k);
@@ -76,14 +84,14 @@ void main(tensor x, tensor out, int dim, int n, float scale)
     c[0] = 0;
     v_i32_st_tnsr(c, out, i);
 #elif NP == 1
-    v_i32_st_tnsr(c, out, index[0]);
+    v_i32_st_tnsr(c, out, index[0][0]);
 #else
     // Back to element order: output vector h (64 elements) takes element j from piece j % 2, lane 32h + j / 2.
     const uint64 lane = read_lane_id_4b_b();
     for (int h = 0; h < 2; h++) {
       const uchar256 from = as_uchar256((lane >> 1) + (uint64)(32 * h));
-      const int64 even = as_int64(__lane_shuffle_u32(as_uint64(index[0]), from));
-      const int64 odd = as_int64(__lane_shuffle_u32(as_uint64(index[1]), from));
+      const int64 even = as_int64(__lane_shuffle_u32(as_uint64(index[0][0]), from));
+      const int64 odd = as_int64(__lane_shuffle_u32(as_uint64(index[0][1]), from));
       v_i32_st_tnsr(c, out, v_i32_sel_eq_u32_b(lane & 1, 0, even, odd));
       c[0] += 64;
     }
@@ -100,10 +108,12 @@ void main(tensor x, tensor out, int dim, int n, float scale)
   const int5 unit = UNIT_INT5(dim);
 #endif
   FOR_EACH_POINT(c,
-    float64 acc[NP];
-    for (int k = 0; k < NP; k++) acc[k] = IDENTITY;
+    float64 chains[ROW_CHAINS][NP], acc[NP];
+    for (int j = 0; j < ROW_CHAINS; j++)
+      for (int k = 0; k < NP; k++) chains[j][k] = IDENTITY;
     FOR_ROW(c, x, n, p, IDENTITY,
-      for (int k = 0; k < NP; k++) acc[k] = COMBINE(acc[k], p[k]);)
+      for (int k = 0; k < NP; k++) chains[j][k] = COMBINE(chains[j][k], p[k]);)
+    for (int k = 0; k < NP; k++) acc[k] = COMBINE_CHAINS(COMBINE, chains, k);
 #if defined(AXIS_LANES)
     float64 r = acc[0];
     for (int k = 1; k < NP; k++) r = COMBINE(r, acc[k]);

@@ -59,6 +59,12 @@ static inline int64 piece_element(int k) {
   return NP == 1 ? lane : lane * 2 + k;
 }
 
+// Independent accumulator chains a row loop keeps (FOR_ROW's j), and f over them: chains[0..3][k] combined
+// in a tree.
+#define ROW_CHAINS 4
+#define COMBINE_CHAINS(f, chains, k) f(f((chains)[0][k], (chains)[1][k]), f((chains)[2][k], (chains)[3][k]))
+#define ADD_F32(a, b) ((a) + (b))
+
 // (d == 0, d == 1, ..., d == 4): the step of a coordinate along dimension d.
 #define UNIT_INT5(d) ((int5){(d) == 0, (d) == 1, (d) == 2, (d) == 3, (d) == 4})
 
@@ -82,53 +88,55 @@ static inline int64 piece_element(int k) {
 // past the row's end set to `identity` (they read the tensor's padding, whatever it is). `at` is the
 // vector's first element; c[0] is left at the last vector. In the body, MASK(k, v, identity) is v with
 // the lanes of piece k past the row's end set to identity (nothing in the whole vectors: a constant
-// condition the compiler removes).
-#define FOR_ROW(c, t, n, p, identity, ...)                                      \
-  {                                                                             \
-    const int whole_ = (n) / (LANES) * (LANES);                                 \
-    float64 p[NP];                                                              \
-    for (int at = 0; at < whole_; at += LANES) {                                \
-      const int tail_ = 0, rem_ = LANES;                                        \
-      (void)tail_, (void)rem_;                                                  \
-      c[0] = at;                                                                \
-      LD_PIECES(c, t, p);                                                       \
-      __VA_ARGS__                                                               \
-    }                                                                           \
-    if (whole_ < (n)) {                                                         \
-      const int at = whole_, tail_ = 1, rem_ = (n) - whole_;                    \
-      (void)tail_, (void)rem_;                                                  \
-      c[0] = at;                                                                \
-      LD_PIECES(c, t, p);                                                       \
-      for (int k_ = 0; k_ < NP; k_++) p[k_] = MASK(k_, p[k_], identity);        \
-      __VA_ARGS__                                                               \
-    }                                                                           \
-  }
+// condition the compiler removes), and j (a constant 0 to ROW_CHAINS - 1) numbers the vector within its
+// group of ROW_CHAINS: a body that accumulates into acc[j] keeps ROW_CHAINS independent chains, so that
+// the loop waits for no add's latency (the partial results are combined after the row).
+#define FOR_ROW(c, t, n, p, identity, ...)                                                     \
+  ROW_LOOP(c, n, float64 p[NP], { LD_PIECES(c, t, p); },                                        \
+           { for (int k_ = 0; k_ < NP; k_++) p[k_] = MASK(k_, p[k_], identity); }, __VA_ARGS__)
 
 // FOR_ROW over two tensors of the same shape, their pieces p and q, both masked in the last vector.
-#define FOR_ROW2(c, t, p, u, q, n, identity, ...)                               \
-  {                                                                             \
-    const int whole_ = (n) / (LANES) * (LANES);                                 \
-    float64 p[NP], q[NP];                                                       \
-    for (int at = 0; at < whole_; at += LANES) {                                \
-      const int tail_ = 0, rem_ = LANES;                                        \
-      (void)tail_, (void)rem_;                                                  \
-      c[0] = at;                                                                \
-      LD_PIECES(c, t, p);                                                       \
-      LD_PIECES(c, u, q);                                                       \
-      __VA_ARGS__                                                               \
-    }                                                                           \
-    if (whole_ < (n)) {                                                         \
-      const int at = whole_, tail_ = 1, rem_ = (n) - whole_;                    \
-      (void)tail_, (void)rem_;                                                  \
-      c[0] = at;                                                                \
-      LD_PIECES(c, t, p);                                                       \
-      LD_PIECES(c, u, q);                                                       \
-      for (int k_ = 0; k_ < NP; k_++) {                                         \
-        p[k_] = MASK(k_, p[k_], identity);                                      \
-        q[k_] = MASK(k_, q[k_], identity);                                      \
-      }                                                                         \
-      __VA_ARGS__                                                               \
-    }                                                                           \
+#define FOR_ROW2(c, t, p, u, q, n, identity, ...)                                              \
+  ROW_LOOP(c, n, float64 p[NP]; float64 q[NP], { LD_PIECES(c, t, p); LD_PIECES(c, u, q); },     \
+           {                                                                                   \
+             for (int k_ = 0; k_ < NP; k_++) {                                                 \
+               p[k_] = MASK(k_, p[k_], identity);                                              \
+               q[k_] = MASK(k_, q[k_], identity);                                              \
+             }                                                                                 \
+           },                                                                                  \
+           __VA_ARGS__)
+
+// The row loop behind FOR_ROW: `decl` declares the pieces, `load` fills them at c, `mask` masks them in
+// the last vector.
+#define ROW_LOOP(c, n, decl, load, mask, ...)                                                  \
+  {                                                                                            \
+    const int whole_ = (n) / (LANES) * (LANES);                                                \
+    const int groups_ = (n) / (ROW_CHAINS * LANES) * (ROW_CHAINS * LANES);                     \
+    decl;                                                                                      \
+    for (int at0_ = 0; at0_ < groups_; at0_ += ROW_CHAINS * LANES) {                           \
+      _Pragma("unroll") for (int j = 0; j < ROW_CHAINS; j++) {                                 \
+        const int at = at0_ + j * LANES, tail_ = 0, rem_ = LANES;                              \
+        (void)tail_, (void)rem_;                                                               \
+        c[0] = at;                                                                             \
+        load;                                                                                  \
+        __VA_ARGS__                                                                            \
+      }                                                                                        \
+    }                                                                                          \
+    for (int at = groups_; at < whole_; at += LANES) {                                         \
+      const int j = 0, tail_ = 0, rem_ = LANES;                                                \
+      (void)j, (void)tail_, (void)rem_;                                                        \
+      c[0] = at;                                                                               \
+      load;                                                                                    \
+      __VA_ARGS__                                                                              \
+    }                                                                                          \
+    if (whole_ < (n)) {                                                                        \
+      const int at = whole_, j = 0, tail_ = 1, rem_ = (n) - whole_;                            \
+      (void)j, (void)tail_, (void)rem_;                                                        \
+      c[0] = at;                                                                               \
+      load;                                                                                    \
+      mask;                                                                                    \
+      __VA_ARGS__                                                                              \
+    }                                                                                          \
   }
 
 #define MASK(k, v, identity) (tail_ ? v_f32_sel_less_i32_b(piece_element(k), rem_, v, identity) : (v))
@@ -171,33 +179,37 @@ static inline int64 piece_element(int k) {
   }
 
 // Runs `body` on the pieces p at every coordinate of dimension `dim` (n of them) from c (whose c[dim] is 0),
-// with c and `at` at that coordinate; c is back at the start afterwards. Needs `unit` = UNIT_INT5(dim).
-#define FOR_ROW(c, t, n, p, identity, ...)                                      \
+// with c and `at` at that coordinate; c is back at the start afterwards. Needs `unit` = UNIT_INT5(dim). j
+// numbers the coordinate within its group of ROW_CHAINS, as in the AXIS_LANES FOR_ROW.
+#define FOR_ROW(c, t, n, p, identity, ...) ROW_LOOP(c, n, float64 p[NP], { LD_PIECES(c, t, p); }, __VA_ARGS__)
+#define FOR_ROW_WRITE(c, t, n, p, ...) FOR_ROW(c, t, n, p, 0.0f, __VA_ARGS__)
+#define FOR_ROW2(c, t, p, u, q, n, identity, ...) \
+  ROW_LOOP(c, n, float64 p[NP]; float64 q[NP], { LD_PIECES(c, t, p); LD_PIECES(c, u, q); }, __VA_ARGS__)
+#define ROW_LOOP(c, n, decl, load, ...)                                         \
   {                                                                             \
     const int5 base_ = c;                                                       \
-    float64 p[NP];                                                              \
-    for (int at = 0; at < (n); at++) {                                          \
-      LD_PIECES(c, t, p);                                                       \
+    const int groups_ = (n) / ROW_CHAINS * ROW_CHAINS;                          \
+    decl;                                                                       \
+    for (int at0_ = 0; at0_ < groups_; at0_ += ROW_CHAINS) {                    \
+      _Pragma("unroll") for (int j = 0; j < ROW_CHAINS; j++) {                  \
+        const int at = at0_ + j;                                                \
+        (void)at;                                                               \
+        load;                                                                   \
+        __VA_ARGS__                                                             \
+        c += unit;                                                              \
+      }                                                                         \
+    }                                                                           \
+    for (int at = groups_; at < (n); at++) {                                    \
+      const int j = 0;                                                          \
+      (void)j;                                                                  \
+      load;                                                                     \
       __VA_ARGS__                                                               \
       c += unit;                                                                \
     }                                                                           \
     c = base_;                                                                  \
   }
-#define FOR_ROW_WRITE(c, t, n, p, ...) FOR_ROW(c, t, n, p, 0.0f, __VA_ARGS__)
 // Every lane is in its row: nothing to mask.
 #define MASK(k, v, identity) (v)
-#define FOR_ROW2(c, t, p, u, q, n, identity, ...)                               \
-  {                                                                             \
-    const int5 base_ = c;                                                       \
-    float64 p[NP], q[NP];                                                       \
-    for (int at = 0; at < (n); at++) {                                          \
-      LD_PIECES(c, t, p);                                                       \
-      LD_PIECES(c, u, q);                                                       \
-      __VA_ARGS__                                                               \
-      c += unit;                                                                \
-    }                                                                           \
-    c = base_;                                                                  \
-  }
 
 // A one-dimensional tensor of n elements (gamma, beta) at the row's position `at`: one element, in every
 // lane of pieces like p.

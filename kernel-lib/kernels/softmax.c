@@ -15,16 +15,19 @@ void main(tensor x, tensor out, int dim, int n)
   const int5 unit = UNIT_INT5(dim);
 #endif
   FOR_EACH_POINT(c,
-    float64 m[NP], s[NP];
-    for (int k = 0; k < NP; k++) m[k] = -__builtin_inff(), s[k] = 0.0f;
+    float64 m[NP], s[NP], mc[ROW_CHAINS][NP], sc[ROW_CHAINS][NP];
+    for (int j = 0; j < ROW_CHAINS; j++)
+      for (int k = 0; k < NP; k++) mc[j][k] = -__builtin_inff(), sc[j][k] = 0.0f;
     FOR_ROW(c, x, n, p, -__builtin_inff(),
-      for (int k = 0; k < NP; k++) m[k] = v_f32_max_b(m[k], p[k]);)
+      for (int k = 0; k < NP; k++) mc[j][k] = v_f32_max_b(mc[j][k], p[k]);)
+    for (int k = 0; k < NP; k++) m[k] = COMBINE_CHAINS(v_f32_max_b, mc, k);
 #if defined(AXIS_LANES)
     const float64 rowMax = ROW_MAX(NP == 1 ? m[0] : v_f32_max_b(m[0], m[NP - 1]));
     for (int k = 0; k < NP; k++) m[k] = rowMax;
 #endif
     FOR_ROW(c, x, n, p, -__builtin_inff(),
-      for (int k = 0; k < NP; k++) s[k] += v_exp_f32(p[k] - m[k]);)
+      for (int k = 0; k < NP; k++) sc[j][k] += v_exp_f32(p[k] - m[k]);)
+    for (int k = 0; k < NP; k++) s[k] = COMBINE_CHAINS(ADD_F32, sc, k);
 #if defined(AXIS_LANES)
     const float64 rowSum = ROW_SUM(NP == 1 ? s[0] : s[0] + s[NP - 1]);
     for (int k = 0; k < NP; k++) s[k] = rowSum;
@@ -54,10 +57,12 @@ void main(tensor dy, tensor y, tensor dx, int dim, int n)
   const int5 unit = UNIT_INT5(dim);
 #endif
   FOR_EACH_POINT(c,
-    float64 s[NP];
-    for (int k = 0; k < NP; k++) s[k] = 0.0f;
+    float64 s[NP], sc[ROW_CHAINS][NP];
+    for (int j = 0; j < ROW_CHAINS; j++)
+      for (int k = 0; k < NP; k++) sc[j][k] = 0.0f;
     FOR_ROW2(c, dy, g, y, p, n, 0.0f,
-      for (int k = 0; k < NP; k++) s[k] = v_f32_mac_b(g[k], p[k], s[k]);)
+      for (int k = 0; k < NP; k++) sc[j][k] = v_f32_mac_b(g[k], p[k], sc[j][k]);)
+    for (int k = 0; k < NP; k++) s[k] = COMBINE_CHAINS(ADD_F32, sc, k);
 #if defined(AXIS_LANES)
     const float64 rowSum = ROW_SUM(NP == 1 ? s[0] : s[0] + s[NP - 1]);
     for (int k = 0; k < NP; k++) s[k] = rowSum;
