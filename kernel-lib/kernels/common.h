@@ -55,6 +55,24 @@
 #error "compile with -DDT_F32, -DDT_BF16 or -DDT_I32"
 #endif
 
+// Every point of this core's part of the index space, with c its coordinates: dimension 0 in steps of
+// `width` elements per point, or (width 0) not iterated, c[0] = 0 (one point a row, for kernels that loop
+// along dimension 0 themselves).
+#define FOR_EACH_INDEX(c, width, ...)                                                      \
+  {                                                                                        \
+    const int5 start_ = get_index_space_offset();                                          \
+    const int5 end_ = start_ + get_index_space_size();                                     \
+    const int w_ = (width), d0End_ = w_ ? end_[0] * w_ : 1;                                \
+    for (int d4_ = start_[4]; d4_ < end_[4]; d4_++)                                        \
+      for (int d3_ = start_[3]; d3_ < end_[3]; d3_++)                                      \
+        for (int d2_ = start_[2]; d2_ < end_[2]; d2_++)                                    \
+          for (int d1_ = start_[1]; d1_ < end_[1]; d1_++)                                  \
+            for (int d0_ = start_[0] * w_; d0_ < d0End_; d0_ += w_ ? w_ : 1) {             \
+              c = (int5){d0_, d1_, d2_, d3_, d4_};                                         \
+              __VA_ARGS__                                                                  \
+            }                                                                              \
+  }
+
 // The index space of an elementwise kernel: dimension 0 in vectors of LANES elements, the others one
 // point per element. FOR_EACH_ROW runs the body for every point of dimensions 1-4 of this core's part,
 // with c[1..4] set; the body loops over dimension 0 from d0Start to d0End (elements).

@@ -6,33 +6,28 @@
 
 void main(tensor dy, tensor mask, tensor dx, float scale)
 {
-  const int5 start = get_index_space_offset();
-  const int5 end = start + get_index_space_size();
-  for (int d4 = start[4]; d4 < end[4]; d4++)
-    for (int d3 = start[3]; d3 < end[3]; d3++)
-      for (int d2 = start[2]; d2 < end[2]; d2++)
-        for (int d1 = start[1]; d1 < end[1]; d1++)
-          for (int d0 = start[0] * 256; d0 < end[0] * 256; d0 += 256) {
-            int5 c = {d0, d1, d2, d3, d4};
+  int5 c = 0;
+  FOR_EACH_INDEX(c, 256,
+    const int d0 = c[0];
 #if defined(DT_F32)
-            const uint64 m = as_uint64(v_u8_ld_tnsr_b(c, mask, SW_UNPACK | SW_UNPCK_8_TO_32));
-            for (int v = 0; v < 4; v++) {
-              c[0] = d0 + 64 * v;
-              const float64 g = v_f32_ld_tnsr_b(c, dy);
-              v_f32_st_tnsr(c, dx, v_f32_sel_neq_u32_b((m >> (8 * v)) & 0xff, 0, g * scale, 0.0f));
-            }
+    const uint64 m = as_uint64(v_u8_ld_tnsr_b(c, mask, SW_UNPACK | SW_UNPCK_8_TO_32));
+    for (int v = 0; v < 4; v++) {
+      c[0] = d0 + 64 * v;
+      const float64 g = v_f32_ld_tnsr_b(c, dy);
+      v_f32_st_tnsr(c, dx, v_f32_sel_neq_u32_b((m >> (8 * v)) & 0xff, 0, g * scale, 0.0f));
+    }
 #else
-            const ushort128 m = as_ushort128(v_u8_ld_tnsr_b(c, mask, SW_UNPACK | SW_UNPCK_8_TO_16));
-            for (int v = 0; v < 2; v++) {
-              c[0] = d0 + 128 * v;
-              // The mask bytes of this vector as bf16 bits (<< 7: a normal number when set), widened in
-              // the pieces' order: piece k lane i is element 2i + k.
-              const float64_pair_t keep = v_convert_bf16_to_f32_all_b(as_bfloat128(((m >> (8 * v)) & 0xff) << 7));
-              float64_pair_t g = v_convert_bf16_to_f32_all_b(v_bf16_ld_tnsr_b(c, dy));
-              g.v1 = v_f32_sel_neq_f32_b(keep.v1, 0.0f, g.v1 * scale, 0.0f);
-              g.v2 = v_f32_sel_neq_f32_b(keep.v2, 0.0f, g.v2 * scale, 0.0f);
-              v_bf16_st_tnsr(c, dx, v_convert_f32_to_bf16_all_b(g));
-            }
+    const ushort128 m = as_ushort128(v_u8_ld_tnsr_b(c, mask, SW_UNPACK | SW_UNPCK_8_TO_16));
+    for (int v = 0; v < 2; v++) {
+      c[0] = d0 + 128 * v;
+      // The mask bytes of this vector as bf16 bits (<< 7: a normal number when set), widened in the pieces'
+      // order: piece k lane i is element 2i + k.
+      const float64_pair_t keep = v_convert_bf16_to_f32_all_b(as_bfloat128(((m >> (8 * v)) & 0xff) << 7));
+      float64_pair_t g = v_convert_bf16_to_f32_all_b(v_bf16_ld_tnsr_b(c, dy));
+      g.v1 = v_f32_sel_neq_f32_b(keep.v1, 0.0f, g.v1 * scale, 0.0f);
+      g.v2 = v_f32_sel_neq_f32_b(keep.v2, 0.0f, g.v2 * scale, 0.0f);
+      v_bf16_st_tnsr(c, dx, v_convert_f32_to_bf16_all_b(g));
+    }
 #endif
-          }
+  )
 }

@@ -5,6 +5,8 @@
 //   -DOP_ADAMW  w = w - lr weight_decay w; m = beta1 m + (1 - beta1) g; v = beta2 v + (1 - beta2) g^2;
 //               w = w - stepSize m / (sqrt(v) invSqrtBias2 + eps), stepSize = lr / (1 - beta1^step) and
 //               invSqrtBias2 = 1 / sqrt(1 - beta2^step) (PyTorch's AdamW, the scalars from the glue)
+#include "common.h"
+
 #if defined(DT_F32)
 #define LOAD_GRADS(c, t, g)                          \
   do {                                               \
@@ -24,19 +26,8 @@
 #error "compile with -DDT_F32 or -DDT_BF16"
 #endif
 
-#define FOR_EACH_GROUP(c, ...)                                                         \
-  {                                                                                    \
-    const int5 start_ = get_index_space_offset();                                      \
-    const int5 end_ = start_ + get_index_space_size();                                 \
-    for (int d4_ = start_[4]; d4_ < end_[4]; d4_++)                                    \
-      for (int d3_ = start_[3]; d3_ < end_[3]; d3_++)                                  \
-        for (int d2_ = start_[2]; d2_ < end_[2]; d2_++)                                \
-          for (int d1_ = start_[1]; d1_ < end_[1]; d1_++)                              \
-            for (int d0_ = start_[0] * 128; d0_ < end_[0] * 128; d0_ += 128) {         \
-              c = (int5){d0_, d1_, d2_, d3_, d4_};                                     \
-              __VA_ARGS__                                                              \
-            }                                                                          \
-  }
+// 128 elements of dimension 0 per index-space point.
+#define FOR_EACH_GROUP(c, ...) FOR_EACH_INDEX(c, 128, __VA_ARGS__)
 
 #if defined(OP_SGD)
 

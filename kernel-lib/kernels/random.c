@@ -34,60 +34,54 @@ void main(tensor out, unsigned seed0, unsigned seed1, unsigned offset0, unsigned
           int rowStride1, int rowStride2, int rowStride3, int rowStride4, float a, float b)
 #endif
 {
-  const int5 start = get_index_space_offset();
-  const int5 end = start + get_index_space_size();
   const uint64 lane = read_lane_id_4b_b();
-  for (int d4 = start[4]; d4 < end[4]; d4++)
-    for (int d3 = start[3]; d3 < end[3]; d3++)
-      for (int d2 = start[2]; d2 < end[2]; d2++)
-        for (int d1 = start[1]; d1 < end[1]; d1++) {
-          const int rowBase = d1 * rowStride1 + d2 * rowStride2 + d3 * rowStride3 + d4 * rowStride4;
-          for (int d0 = start[0] * 256; d0 < end[0] * 256; d0 += 256) {
-            const int i0 = rowBase + d0, s = i0 & 3;
-            const unsigned q0 = (unsigned)i0 >> 2;
-            philox_words wa = philox_block(q0, seed0, seed1, offset0, offset1), wb = wa;
-            if (s != 0) wb = philox_block(q0 + 64, seed0, seed1, offset0, offset1);
+  int5 c = 0;
+  FOR_EACH_INDEX(c, 256,
+    const int d0 = c[0];
+    const int i0 = d0 + c[1] * rowStride1 + c[2] * rowStride2 + c[3] * rowStride3 + c[4] * rowStride4;
+    const int s = i0 & 3;
+    const unsigned q0 = (unsigned)i0 >> 2;
+    philox_words wa = philox_block(q0, seed0, seed1, offset0, offset1), wb = wa;
+    if (s != 0) wb = philox_block(q0 + 64, seed0, seed1, offset0, offset1);
 #if defined(OP_NORMAL)
-            // The words become the normal values of their elements before they are spread.
-            wa = normal_words(wa, a, b);
-            if (s != 0) wb = normal_words(wb, a, b);
+    // The words become the normal values of their elements before they are spread.
+    wa = normal_words(wa, a, b);
+    if (s != 0) wb = normal_words(wb, a, b);
 #endif
-            int5 c = {d0, d1, d2, d3, d4};
 #if defined(OP_DROPOUT)
-            // 0/1 per element in element order, four vectors packed one per byte of each 32-bit lane.
-            uint64 keep[4];
-            for (int v = 0; v < 4; v++) keep[v] = v_u32_sel_geq_f32_b(philox_uniform(philox_pick(&wa, &wb, s, lane + 64 * v)), p, 1, 0);
-            v_u8_st_tnsr(c, mask, as_uchar256(keep[0] | (keep[1] << 8) | (keep[2] << 16) | (keep[3] << 24)),
-                         SW_PACK | SW_PCK_32_TO_8);
+    // 0/1 per element in element order, four vectors packed one per byte of each 32-bit lane.
+    uint64 keep[4];
+    for (int v = 0; v < 4; v++) keep[v] = v_u32_sel_geq_f32_b(philox_uniform(philox_pick(&wa, &wb, s, lane + 64 * v)), p, 1, 0);
+    v_u8_st_tnsr(c, mask, as_uchar256(keep[0] | (keep[1] << 8) | (keep[2] << 16) | (keep[3] << 24)),
+                 SW_PACK | SW_PCK_32_TO_8);
 #if defined(DT_F32)
-            for (int v = 0; v < 4; v++) {
-              c[0] = d0 + 64 * v;
-              const float64 xv = v_f32_ld_tnsr_b(c, x);
-              v_f32_st_tnsr(c, y, v_f32_sel_eq_u32_b(keep[v], 1, xv * scale, 0.0f));
-            }
+    for (int v = 0; v < 4; v++) {
+      c[0] = d0 + 64 * v;
+      const float64 xv = v_f32_ld_tnsr_b(c, x);
+      v_f32_st_tnsr(c, y, v_f32_sel_eq_u32_b(keep[v], 1, xv * scale, 0.0f));
+    }
 #else
-            // bf16: piece k lane i holds element 2i + k of its vector (v_convert_bf16_to_f32_all_b).
-            for (int v = 0; v < 2; v++) {
-              c[0] = d0 + 128 * v;
-              float64_pair_t xv = v_convert_bf16_to_f32_all_b(v_bf16_ld_tnsr_b(c, x));
-              const float64 u0 = philox_uniform(philox_pick(&wa, &wb, s, lane * 2 + 128 * v));
-              const float64 u1 = philox_uniform(philox_pick(&wa, &wb, s, lane * 2 + 1 + 128 * v));
-              xv.v1 = v_f32_sel_geq_f32_b(u0, p, xv.v1 * scale, 0.0f);
-              xv.v2 = v_f32_sel_geq_f32_b(u1, p, xv.v2 * scale, 0.0f);
-              v_bf16_st_tnsr(c, y, v_convert_f32_to_bf16_all_b(xv));
-            }
+    // bf16: piece k lane i holds element 2i + k of its vector (v_convert_bf16_to_f32_all_b).
+    for (int v = 0; v < 2; v++) {
+      c[0] = d0 + 128 * v;
+      float64_pair_t xv = v_convert_bf16_to_f32_all_b(v_bf16_ld_tnsr_b(c, x));
+      const float64 u0 = philox_uniform(philox_pick(&wa, &wb, s, lane * 2 + 128 * v));
+      const float64 u1 = philox_uniform(philox_pick(&wa, &wb, s, lane * 2 + 1 + 128 * v));
+      xv.v1 = v_f32_sel_geq_f32_b(u0, p, xv.v1 * scale, 0.0f);
+      xv.v2 = v_f32_sel_geq_f32_b(u1, p, xv.v2 * scale, 0.0f);
+      v_bf16_st_tnsr(c, y, v_convert_f32_to_bf16_all_b(xv));
+    }
 #endif
 #else
-            for (int v = 0; v < 4; v++) {
-              c[0] = d0 + 64 * v;
-              const uint64 w = philox_pick(&wa, &wb, s, lane + 64 * v);
+    for (int v = 0; v < 4; v++) {
+      c[0] = d0 + 64 * v;
+      const uint64 w = philox_pick(&wa, &wb, s, lane + 64 * v);
 #if defined(OP_UNIFORM)
-              v_f32_st_tnsr(c, out, v_f32_mac_b(philox_uniform(w), b - a, a));
+      v_f32_st_tnsr(c, out, v_f32_mac_b(philox_uniform(w), b - a, a));
 #else
-              v_f32_st_tnsr(c, out, as_float64(w));
+      v_f32_st_tnsr(c, out, as_float64(w));
 #endif
-            }
+    }
 #endif
-          }
-        }
+  )
 }

@@ -71,18 +71,7 @@ static inline int64 piece_element(int k) {
 #if defined(AXIS_LANES)
 
 // Every row of this core's part: c[1..4] set, c[0] = 0.
-#define FOR_EACH_POINT(c, ...)                                                  \
-  {                                                                             \
-    const int5 start_ = get_index_space_offset();                               \
-    const int5 end_ = start_ + get_index_space_size();                          \
-    for (int d4_ = start_[4]; d4_ < end_[4]; d4_++)                             \
-      for (int d3_ = start_[3]; d3_ < end_[3]; d3_++)                           \
-        for (int d2_ = start_[2]; d2_ < end_[2]; d2_++)                         \
-          for (int d1_ = start_[1]; d1_ < end_[1]; d1_++) {                     \
-            c = (int5){0, d1_, d2_, d3_, d4_};                                  \
-            __VA_ARGS__                                                         \
-          }                                                                     \
-  }
+#define FOR_EACH_POINT(c, ...) FOR_EACH_INDEX(c, 0, __VA_ARGS__)
 
 // Runs `body` on the pieces p of every vector of the row at c (n elements), the last one with the lanes
 // past the row's end set to `identity` (they read the tensor's padding, whatever it is). `at` is the
@@ -164,19 +153,7 @@ static inline int64 piece_element(int k) {
 #elif defined(AXIS_OUTER)
 
 // Every point of this core's part: c set, dimension 0 in vectors, c[dim] = 0.
-#define FOR_EACH_POINT(c, ...)                                                  \
-  {                                                                             \
-    const int5 start_ = get_index_space_offset();                               \
-    const int5 end_ = start_ + get_index_space_size();                          \
-    for (int d4_ = start_[4]; d4_ < end_[4]; d4_++)                             \
-      for (int d3_ = start_[3]; d3_ < end_[3]; d3_++)                           \
-        for (int d2_ = start_[2]; d2_ < end_[2]; d2_++)                         \
-          for (int d1_ = start_[1]; d1_ < end_[1]; d1_++)                       \
-            for (int d0_ = start_[0] * LANES; d0_ < end_[0] * LANES; d0_ += LANES) { \
-              c = (int5){d0_, d1_, d2_, d3_, d4_};                              \
-              __VA_ARGS__                                                       \
-            }                                                                   \
-  }
+#define FOR_EACH_POINT(c, ...) FOR_EACH_INDEX(c, LANES, __VA_ARGS__)
 
 // Runs `body` on the pieces p at every coordinate of dimension `dim` (n of them) from c (whose c[dim] is 0),
 // with c and `at` at that coordinate; c is back at the start afterwards. Needs `unit` = UNIT_INT5(dim). j

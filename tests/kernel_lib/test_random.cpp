@@ -43,6 +43,20 @@ tpc_kernels_random_params params(uint64_t seed, uint64_t offset) {
   return tpc_kernels_random_params{seed, offset, 0.0f, 1.0f, 0.0f, 1.0f, 0.5f};
 }
 
+// The output of a random kernel, run on 1, 7 and 24 cores: the three must be the same bits.
+std::vector<uint32_t> sameOnAnyCoreCount(const std::string& guid, const std::vector<int64_t>& shape,
+                                         const tpc_kernels_random_params& p) {
+  std::vector<std::vector<uint32_t>> runs;
+  for (int cores : {1, 7, 24}) {
+    auto out = runKernel(guid, {}, {{DType::F32, shape}}, paramsOf(p), cores);
+    if (!out.empty()) runs.push_back(bitsOfTensor(out[0]));
+  }
+  if (runs.size() != 3) return {};
+  EXPECT_EQ(runs[0], runs[1]) << "1 and 7 cores differ";
+  EXPECT_EQ(runs[0], runs[2]) << "1 and 24 cores differ";
+  return runs[0];
+}
+
 TEST(RandomUniform, KnownAnswerAndEveryElementBitExact) {
   // Counter 0, key 0: the first four elements are Random123's first known answer.
   auto first = runKernel("random_uniform_fwd_f32", {}, {{DType::F32, {8}}}, paramsOf(params(0, 0)));
@@ -56,19 +70,12 @@ TEST(RandomUniform, KnownAnswerAndEveryElementBitExact) {
         SCOPED_TRACE(shapeName(shape) + " seed " + std::to_string(seed) + " offset " + std::to_string(offset));
         auto p = params(seed, offset);
         p.low = low, p.high = low + 5.0f;
-        std::vector<std::vector<uint32_t>> runs;
-        for (int cores : {1, 7, 24}) {
-          auto out = runKernel("random_uniform_fwd_f32", {}, {{DType::F32, shape}}, paramsOf(p), cores);
-          if (!out.empty()) runs.push_back(bitsOfTensor(out[0]));
-        }
-        ASSERT_EQ(runs.size(), 3u);
-        EXPECT_EQ(runs[0], runs[1]);
-        EXPECT_EQ(runs[0], runs[2]);
+        const std::vector<uint32_t> got = sameOnAnyCoreCount("random_uniform_fwd_f32", shape, p);
+        ASSERT_EQ(got.size(), count(shape));
         int bad = 0;
-        for (size_t i = 0; i < runs[0].size() && bad < 5; ++i) {
+        for (size_t i = 0; i < got.size() && bad < 5; ++i) {
           const float want = std::fmaf(uniformOf(wordOf(i, seed, offset)), p.high - p.low, p.low);
-          if (runs[0][i] != bitsOf(want) && ++bad)
-            ADD_FAILURE() << "element " << i << ": got " << floatOf(runs[0][i]) << ", want " << want;
+          if (got[i] != bitsOf(want) && ++bad) ADD_FAILURE() << "element " << i << ": got " << floatOf(got[i]) << ", want " << want;
         }
       }
 }
@@ -86,24 +93,18 @@ TEST(RandomNormal, BoxMullerOnThePairsOnAnyCoreCount) {
   const std::vector<int64_t> shape = {3, 1001};
   auto p = params(99, 5);
   p.mean = 1.5f, p.std = 2.0f;
-  std::vector<std::vector<uint32_t>> runs;
-  for (int cores : {1, 7, 24}) {
-    auto out = runKernel("random_normal_fwd_f32", {}, {{DType::F32, shape}}, paramsOf(p), cores);
-    if (!out.empty()) runs.push_back(bitsOfTensor(out[0]));
-  }
-  ASSERT_EQ(runs.size(), 3u);
-  EXPECT_EQ(runs[0], runs[1]);
-  EXPECT_EQ(runs[0], runs[2]);
+  const std::vector<uint32_t> got = sameOnAnyCoreCount("random_normal_fwd_f32", shape, p);
+  ASSERT_EQ(got.size(), count(shape));
   int bad = 0;
-  for (size_t i = 0; i < runs[0].size() && bad < 5; ++i) {
+  for (size_t i = 0; i < got.size() && bad < 5; ++i) {
     double r;
     const double z = normalOf(i, 99, 5, &r);
     // f32 log, sqrt, sin and cos of an argument rounded to f32 (2 pi u2 carries 4 u of 2 pi): a few ulp of
     // r, and r times the argument's rounding.
     const double tolerance = (16 * r + 4 * std::fabs(z) + 1) * 0x1p-24 * p.std + 0x1p-22 * std::fabs(p.mean);
-    const double got = floatOf(runs[0][i]), want = p.mean + p.std * z;
-    if (std::fabs(got - want) > tolerance && ++bad)
-      ADD_FAILURE() << "element " << i << ": got " << got << ", want " << want << " within " << tolerance;
+    const double value = floatOf(got[i]), want = p.mean + p.std * z;
+    if (std::fabs(value - want) > tolerance && ++bad)
+      ADD_FAILURE() << "element " << i << ": got " << value << ", want " << want << " within " << tolerance;
   }
 }
 
