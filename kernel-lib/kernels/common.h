@@ -55,6 +55,12 @@
 #error "compile with -DDT_F32, -DDT_BF16 or -DDT_I32"
 #endif
 
+// `#pragma unroll(n)` with n a macro: the kernels choose their row loop's unroll count per operation
+// (docs/kernel-lib.md, "Performance": cheap bodies want more copies to hide the loop's overhead, long ones
+// fewer, so that the modulo schedule keeps each value's lifetime within its initiation interval).
+#define PRAGMA_TEXT_(x) _Pragma(#x)
+#define UNROLL_PRAGMA(n) PRAGMA_TEXT_(unroll(n))
+
 // Every point of this core's part of the index space, with c its coordinates: dimension 0 in steps of
 // `width` elements per point, or (width 0) not iterated, c[0] = 0 (one point a row, for kernels that loop
 // along dimension 0 themselves).

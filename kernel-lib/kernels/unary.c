@@ -37,8 +37,26 @@ static inline float64 leaky(float64 x, float alpha) { return v_f32_sel_less_f32_
 #error "compile with -DOP_<operation>"
 #endif
 
+// The row loop's unroll count, per operation and type: the best of 1, 2, 3, 4, 6 and 8 measured with
+// bench/kernel_lib.py (docs/kernel-lib.md, "Performance"). Short bodies want many copies to hide the row
+// loop's overhead; long ones few, so that each value lives within the modulo schedule's interval.
+#if defined(OP_RELU) || defined(OP_ABS) || defined(OP_NEG) || defined(OP_GELU)
+#define ROW_UNROLL 8
+#elif defined(OP_RELU6)
+#define ROW_UNROLL 4
+#elif defined(OP_EXP)
+#define ROW_UNROLL 2
+#elif (defined(OP_LEAKY_RELU) || defined(OP_TANH)) && defined(DT_BF16)
+#define ROW_UNROLL 1
+#elif defined(OP_LEAKY_RELU)
+#define ROW_UNROLL 8
+#else
+#define ROW_UNROLL (256 / LANES)  // 4 in f32, 2 in bf16 (two f32 halves per vector)
+#endif
+
 #define ELEMENTWISE(f)                                        \
     FOR_EACH_ROW(c,                                           \
+        UNROLL_PRAGMA(ROW_UNROLL)                             \
         for (int d0 = d0Start; d0 < d0End; d0 += LANES) {     \
             c[0] = d0;                                        \
             STORE(c, out, f(LD(c, in)));                      \

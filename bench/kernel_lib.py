@@ -1,0 +1,183 @@
+#!/usr/bin/env python3
+"""The kernel library's performance table (docs/kernel-lib.md, "Performance"): every GUID on gaudi2, run
+by tpc-kernels over its whole index space on all 24 cores, its simulated cycles (the slowest core) against
+the slot bound of that core's work: the most instructions any one of the load, store and VPU slots
+executes (a core cannot finish before its busiest slot has issued them all). GEMM also shows its share of
+the VPU's multiply-accumulate peak (64 f32 MACs per cycle per core over the cores used).
+
+usage: kernel_lib.py [--bin BUILD/bin] [--only SUBSTRING] [--markdown]
+
+Targets (issue "kernel library"): elementwise, casts and random numbers <= 1.10x the bound; reductions,
+softmax and norms <= 1.25x; GEMM >= 80% of the MAC peak for M, N, K >= 256.
+"""
+import argparse
+import json
+import math
+import os
+import random
+import struct
+import subprocess
+import sys
+import tempfile
+
+ROWS, COLS = 64, 4096  # the elementwise shape: 64 rows of 4096 elements
+
+DESCR = {"f32": ("<f4", "f"), "i32": ("<i4", "i"), "u8": ("|u1", "B"), "f16": ("<f2", "e")}
+
+
+def write_npy(path, dtype, shape, values):
+    if dtype == "bf16":
+        # NumPy has no bf16: the 16-bit patterns as u16, named bf16 on the command line (FILE.npy:bf16).
+        data = struct.pack("<%dH" % len(values), *[(struct.unpack("<I", struct.pack("<f", v))[0] >> 16) for v in values])
+        descr = "<u2"
+    else:
+        descr, fmt = DESCR[dtype]
+        data = struct.pack("<%d%s" % (len(values), fmt), *values)
+    shape_text = ",".join(str(s) for s in shape) + ("," if len(shape) == 1 else "")
+    header = "{'descr': '%s', 'fortran_order': False, 'shape': (%s), }" % (descr, shape_text)
+    header += " " * ((64 - (10 + len(header) + 1) % 64) % 64) + "\n"
+    with open(path, "wb") as f:
+        f.write(b"\x93NUMPY\x01\x00" + struct.pack("<H", len(header)) + header.encode() + data)
+
+
+def count(shape):
+    n = 1
+    for s in shape:
+        n *= s
+    return n
+
+
+def values(dtype, shape, lo=-4.0, hi=4.0, seed=1):
+    rng = random.Random(seed)
+    n = count(shape)
+    if dtype == "i32":
+        return [rng.randrange(-1000, 1000) for _ in range(n)]
+    if dtype == "u8":
+        return [rng.randrange(0, 2) for _ in range(n)]
+    return [rng.uniform(lo, hi) for _ in range(n)]
+
+
+class Case:
+    def __init__(self, guid, family, inputs, outputs, params=(), lo=-4.0, hi=4.0, macs=0):
+        self.guid, self.family, self.inputs, self.outputs = guid, family, inputs, outputs
+        self.params, self.lo, self.hi, self.macs = list(params), lo, hi, macs
+
+
+def cases(guids):
+    shape = [ROWS, COLS]
+    out = []
+    for g in guids:
+        t = "bf16" if g.endswith("_bf16") else "i32" if g.endswith("_i32") else "f32"
+        op = g.split("_fwd")[0].split("_bwd")[0]
+        if g.startswith("cast_"):
+            src, dst = g[5:].split("_to_")
+            out.append(Case(g, "cast", [(src, shape)], [(dst, shape)]))
+        elif op in ("add", "sub", "mul", "div", "max", "min"):
+            out.append(Case(g, "elementwise", [(t, shape), (t, shape)], [(t, shape)], lo=0.5, hi=4.0))
+        elif op == "where":
+            out.append(Case(g, "elementwise", [("u8", shape), (t, shape), (t, shape)], [(t, shape)]))
+        elif op.startswith("reduce_") or op == "argmax":
+            for dim in (0, 1):
+                red = [ROWS, 1] if dim == 0 else [1, COLS]
+                out.append(Case(g + " dim=%d" % dim, "reduction", [(t, shape)], [("i32" if op == "argmax" else t, red)],
+                                ["dim=%d" % dim]))
+        elif op in ("softmax", "log_softmax"):
+            ins = [(t, shape), (t, shape)] if "_bwd" in g else [(t, shape)]
+            for dim in (0, 1):
+                out.append(Case(g + " dim=%d" % dim, "softmax", ins, [(t, shape)], ["dim=%d" % dim]))
+        elif op == "layernorm" and "_fwd" in g:
+            out.append(Case(g, "norm", [(t, shape), (t, [COLS]), (t, [COLS])], [(t, shape), ("f32", [ROWS, 1]), ("f32", [ROWS, 1])]))
+        elif op == "layernorm":
+            out.append(Case(g, "norm", [(t, shape), (t, shape), (t, [COLS]), ("f32", [ROWS, 1]), ("f32", [ROWS, 1])],
+                            [(t, shape), ("f32", [COLS]), ("f32", [COLS])]))
+        elif op == "rmsnorm":
+            out.append(Case(g, "norm", [(t, shape), (t, [COLS])], [(t, shape), ("f32", [ROWS, 1])]))
+        elif op == "cross_entropy":
+            labels = ("i32", [ROWS])
+            ins = [(t, shape), labels] + ([("f32", [ROWS])] if "_bwd" in g else [])
+            outs = [(t, shape)] if "_bwd" in g else [("f32", [ROWS])]
+            out.append(Case(g, "norm", ins, outs))
+        elif op == "gemm":
+            for n in (256, 512):
+                out.append(Case(g + " %d^3" % n, "gemm", [(t, [n, n]), (t, [n, n])], [(t, [n, n])], macs=n ** 3))
+        elif op in ("random_uniform", "random_normal"):
+            out.append(Case(g, "random", [], [("f32", shape)]))
+        elif op == "dropout" and "_fwd" in g:
+            out.append(Case(g, "random", [(t, shape)], [(t, shape), ("u8", shape)], ["p=0.25"]))
+        elif op == "dropout":
+            out.append(Case(g, "elementwise", [(t, shape), ("u8", shape)], [(t, shape)], ["p=0.25"]))
+        elif op in ("sgd", "adamw"):
+            state = 1 if op == "sgd" else 2
+            out.append(Case(g, "elementwise", [("f32", shape), (t, shape)] + [("f32", shape)] * state,
+                            [("f32", shape)] * (1 + state), ["momentum=0.9"] if op == "sgd" else []))
+        elif op == "clamp":
+            out.append(Case(g, "elementwise", [(t, shape)], [(t, shape)], ["low=-1", "high=1"]))
+        elif "_bwd" in g:
+            out.append(Case(g, "elementwise", [(t, shape), (t, shape)], [(t, shape)], lo=0.1, hi=0.9))
+        else:
+            lo = 0.01 if op in ("log", "sqrt", "rsqrt", "reciprocal") else -4.0
+            out.append(Case(g, "elementwise", [(t, shape)], [(t, shape)], lo=lo))
+    return out
+
+
+TARGET = {"elementwise": 1.10, "cast": 1.10, "random": 1.10, "reduction": 1.25, "softmax": 1.25, "norm": 1.25}
+
+
+def measure(tool, case, tmp):
+    args = [tool, "run", case.guid.split(" ")[0], "--arch", "gaudi2", "--json", os.path.join(tmp, "stats.json")]
+    files = []
+    for k, (t, shape) in enumerate(case.inputs):
+        path = os.path.join(tmp, "in%d.npy" % k)
+        write_npy(path, t, shape, values(t, shape, case.lo, case.hi, seed=k + 1))
+        files.append(path + (":bf16" if t == "bf16" else ""))
+    if files:
+        args += ["-t"] + files
+    args += ["-t"] + ["%s=%s[%s]" % (os.path.join(tmp, "out%d.npy" % k), t, ",".join(map(str, s)))
+                      for k, (t, s) in enumerate(case.outputs)]
+    for p in case.params:
+        args += ["-p", p]
+    p = subprocess.run(args, capture_output=True, text=True, timeout=600)
+    if p.returncode:
+        raise RuntimeError("%s: %s" % (case.guid, (p.stdout + p.stderr)[-500:]))
+    stats = json.load(open(os.path.join(tmp, "stats.json")))
+    slowest = max(stats["cores"], key=lambda c: c["cycles"])
+    busy = {k: v * slowest["cycles"] for k, v in slowest["slot_utilization"].items()}
+    bound = max(busy["load"], busy["store"], busy["vpu"])
+    used = sum(1 for c in stats["cores"] if c["bundles"] > 0)
+    return slowest["cycles"], bound, used
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--bin", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "build", "bin"))
+    ap.add_argument("--only", default="")
+    args = ap.parse_args()
+    tool = os.path.join(args.bin, "tpc-kernels")
+    guids = subprocess.run([tool, "list", "--arch", "gaudi2"], capture_output=True, text=True, check=True).stdout.split()
+    rows, misses = [], 0
+    print("| kernel | family | cycles | slot bound | ratio | target |")
+    print("|---|---|---|---|---|---|")
+    with tempfile.TemporaryDirectory() as tmp:
+        for case in cases(guids):
+            if args.only not in case.guid:
+                continue
+            cycles, bound, used = measure(tool, case, tmp)
+            if case.family == "gemm":
+                peak = case.macs / 64.0 / used
+                share = peak / cycles
+                ok = share >= 0.80
+                print("| %s | gemm | %d | %d MAC-cycles/core | %.0f%% of peak | >= 80%% %s |" % (
+                    case.guid, cycles, peak, 100 * share, "" if ok else "(missed)"))
+            else:
+                ratio = cycles / bound if bound else float("inf")
+                ok = ratio <= TARGET[case.family]
+                print("| %s | %s | %d | %d | %.2f | <= %.2f %s |" % (case.guid, case.family, cycles, bound, ratio,
+                                                                   TARGET[case.family], "" if ok else "(missed)"))
+            misses += 0 if ok else 1
+            sys.stdout.flush()
+    print("\n%d kernels miss their target" % misses)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
