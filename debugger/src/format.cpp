@@ -1,5 +1,6 @@
 #include "tpc/dbg/format.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <map>
@@ -132,6 +133,14 @@ std::string formatSummary(const Value& v, char format) {
   auto lane = [&](double x) { return formatLane(x, v.elem, pred ? false : v.isBool, format); };
   std::string out = fmt::format("{} lanes", v.lanes.size());
   if (best == v.lanes.size()) return out + ", all " + lane(common);
+  if (best * 4 < v.lanes.size()) {
+    // No dominant value: the first lanes and the range.
+    auto [lo, hi] = std::minmax_element(v.lanes.begin(), v.lanes.end());
+    out += ": {";
+    for (size_t k = 0; k < std::min<size_t>(8, v.lanes.size()); ++k) out += (k ? ", " : "") + lane(v.lanes[k]);
+    return out + fmt::format(", ...}}, min {} at [{}], max {} at [{}]", lane(*lo), v.firstLane + (lo - v.lanes.begin()), lane(*hi),
+                             v.firstLane + (hi - v.lanes.begin()));
+  }
   out += fmt::format(": {} x{}, others", lane(common), best);
   size_t shown = 0, differ = v.lanes.size() - best;
   for (size_t k = 0; k < v.lanes.size(); ++k) {

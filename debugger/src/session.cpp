@@ -502,6 +502,23 @@ StopEvent Session::onRunStop(int core, sim::StopReason r, bool* keepGoing) {
       e.reason = StopEvent::Reason::Pause;
       return e;
     case sim::StopReason::Halted:
+      // The simulator returns at a halt before it compares watches: a store in the last bundle is
+      // found here.
+      for (Watchpoint& w : watchpoints_) {
+        if (w.where.space != Location::Space::Global && w.core != core) continue;
+        std::string now = formatValue(Value::scalar(w.where.elem, readLocation(machine_->core(core), w.where), w.where.isBool));
+        if (now == w.lastValue) continue;
+        e.reason = StopEvent::Reason::Watchpoint;
+        e.number = w.number;
+        e.expression = w.expression;
+        e.oldValue = w.lastValue;
+        e.newValue = now;
+        w.lastValue = now;
+        ++w.hits;
+        return e;
+      }
+      *keepGoing = true;
+      return e;
     case sim::StopReason::StepDone:
       *keepGoing = true;
       return e;
@@ -545,8 +562,11 @@ StopEvent Session::stepi() {
   if (r == sim::StopReason::Fault) {
     e.reason = StopEvent::Reason::Fault;
     e.message = machine_->core(c).fault()->message;
-  } else if (r == sim::StopReason::Halted && machine_->allFinished()) {
-    return exitedEvent();
+  } else if (r == sim::StopReason::Halted) {
+    bool keep = false;
+    StopEvent w = onRunStop(c, r, &keep);
+    if (!keep) return stopAt(w);
+    if (machine_->allFinished()) return exitedEvent();
   } else if (r == sim::StopReason::Watchpoint) {
     bool keep = false;
     StopEvent w = onRunStop(c, r, &keep);
@@ -577,6 +597,9 @@ StopEvent Session::lineStep(int mode) {
       return stopAt(e);
     }
     if (r == sim::StopReason::Halted) {
+      bool keep = false;
+      StopEvent w = onRunStop(c, r, &keep);
+      if (!keep) return stopAt(w);
       if (machine_->allFinished()) return exitedEvent();
       return stopAt(e);  // this core is done; the others wait
     }

@@ -1,0 +1,260 @@
+#!/usr/bin/env python3
+"""tpc-gdb in -batch mode, end to end: kernels compiled at -O0 and -O2 with -g, each session checked
+against values computed here from the kernel's inputs (never from the debugger or the simulator).
+
+Each check names the feature it covers: breakpoints by line / address / condition over $core, temporary
+breakpoints, print of scalars, vector lanes and slices, /x, registers, tensor elements and 2-D slices,
+info locals/args/cores/line/breakpoints, next/step/stepi/until/finish, watch (old and new value),
+set var on a lane (the written output file shows it), faults at their source line, kernel printf,
+reverse-stepi/reverse-next/reverse-continue, list and disassemble, and bad input.
+
+usage: check_cli_sessions.py BIN_DIR
+"""
+import os
+import re
+import struct
+import subprocess
+import sys
+import tempfile
+
+BIN = sys.argv[1]
+GDB = os.path.join(BIN, "tpc-gdb")
+CLANG = os.path.join(BIN, "tpc-clang")
+
+# in[i] = i * 0.5; n = 7. At line 8: k = 3n = 21, w[i] = 2 * in[i] + k = i + 21.
+AXPB = """void main(tensor in, tensor out, int n)
+{
+    int5 c = 0;
+    int k = n * 3;
+    float64 v = v_f32_ld_tnsr_b(c, in);
+    float64 w = v * 2.0f;
+    w = w + (float)k;
+    v_f32_st_tnsr(c, out, w);
+}
+"""
+
+# Four cores, one vector each; each core stores its own index-space offset + 1 everywhere in its row.
+PER_CORE = """void main(tensor out)
+{
+    const int5 start = get_index_space_offset();
+    int5 c = 0;
+    c[1] = start[1];
+    int row = start[1];
+    float64 v = (float)(row + 1);
+    v_f32_st_tnsr(c, out, v);
+}
+"""
+
+# Sum of 0..n-1 in a loop; the loop variable and the running sum have known values at each iteration.
+LOOP = """void main(tensor out, int n)
+{
+    int5 c = 0;
+    int sum = 0;
+    for (int i = 0; i < n; i++) {
+        sum = sum + i;
+    }
+    float64 v = (float)sum;
+    v_f32_st_tnsr(c, out, v);
+}
+"""
+
+FAULT = """__local__ float64 buf[4];
+void main(tensor x, int n)
+{
+    int5 c = 0;
+    float64 v = v_f32_ld_tnsr_b(c, x);
+    buf[n] = v;
+    v_f32_st_tnsr(c, x, buf[0] * 2.0f);
+}
+"""
+
+PRINTF = """#pragma tpc_printf (enable)
+void main(tensor x, int tag)
+{
+    printf("tag %d\\n", tag);
+}
+"""
+
+failures = []
+
+
+def check(cond, what, output=""):
+    if cond:
+        print(f"ok   {what}")
+    else:
+        failures.append(what)
+        print(f"FAIL {what}\n---- output ----\n{output}\n----------------")
+
+
+def save_npy(path, values, shape):
+    header = "{'descr': '<f4', 'fortran_order': False, 'shape': (%s), }" % (", ".join(str(s) for s in shape) + ("," if len(shape) == 1 else ""))
+    header += " " * (64 - (10 + len(header) + 1) % 64) + "\n"
+    with open(path, "wb") as f:
+        f.write(b"\x93NUMPY\x01\x00" + struct.pack("<H", len(header)) + header.encode())
+        f.write(struct.pack("<%df" % len(values), *values))
+
+
+def load_npy(path):
+    data = open(path, "rb").read()
+    hlen = struct.unpack("<H", data[8:10])[0]
+    body = data[10 + hlen:]
+    return list(struct.unpack("<%df" % (len(body) // 4), body))
+
+
+def compile_kernel(tmp, name, src, opt):
+    c = os.path.join(tmp, name + ".c")
+    with open(c, "w") as f:
+        f.write(src)
+    o = os.path.join(tmp, f"{name}{opt}.o")
+    subprocess.run([CLANG, "-g", opt, "-c", c, "-o", o], check=True)
+    return o
+
+
+def gdb(obj, cmds, sim_args, cwd, expect_rc=0):
+    argv = [GDB, obj, "-batch"]
+    for c in cmds:
+        argv += ["-ex", c]
+    argv += ["--"] + sim_args
+    p = subprocess.run(argv, cwd=cwd, capture_output=True, text=True, timeout=120)
+    out = p.stdout + p.stderr
+    if expect_rc is not None and p.returncode != expect_rc:
+        failures.append(f"exit status {p.returncode} (expected {expect_rc}) for {cmds}")
+        print(out)
+    return out
+
+
+def value(out, n):
+    m = re.search(r"^\$%d = (.*)$" % n, out, re.M)
+    return m.group(1) if m else None
+
+
+def floats(text):
+    return [float(x) for x in re.findall(r"-?\d+(?:\.\d+)?(?:e[-+]?\d+)?", text or "")]
+
+
+def main():
+    with tempfile.TemporaryDirectory() as tmp:
+        n = 7
+        inp = [i * 0.5 for i in range(64)]
+        save_npy(os.path.join(tmp, "in.npy"), inp, (1, 64))
+        w_ref = [2 * x + 3 * n for x in inp]
+        args = ["-t", "in.npy", "-t", "out.npy=f32[1,64]", "-s", str(n), "--cores", "4"]
+        for opt in ("-O0", "-O2"):
+            o = compile_kernel(tmp, "axpb", AXPB, opt)
+            out = gdb(o, ["break 8", "run", "print k", "print w[5]", "print w[0:4]", "print/x k", "print in[6,0]",
+                          "print $core", "info args", "print (int)w[3] + 1", "print -summary w", "info locals"], args, tmp)
+            # The store may be attributed to the closing brace: the breakpoint moves to the next line with code.
+            m = re.search(r"Breakpoint 1 at 0x[0-9a-f]+: file (.*axpb.c), line (\d+)\.", out)
+            line = int(m.group(2)) if m else -1
+            check(m is not None and line in (8, 9) and f"Breakpoint 1, core 0, {m.group(1)}:{line}\n{line}\t" in out,
+                  f"{opt}: a line breakpoint stops with gdb's 'Breakpoint N, core C, FILE:LINE' and the source line", out)
+            check(value(out, 1) == str(3 * n), f"{opt}: print of a scalar variable", out)
+            check(floats(value(out, 2)) == [w_ref[5]], f"{opt}: print of one lane of a vector variable", out)
+            check(floats(value(out, 3)) == w_ref[0:4], f"{opt}: a lane slice w[0:4]", out)
+            check(value(out, 4) == hex(3 * n), f"{opt}: print/x", out)
+            check(floats(value(out, 5)) == [inp[6]], f"{opt}: a tensor element by parameter name in[6,0]", out)
+            check(value(out, 6) == "0", f"{opt}: $core", out)
+            check(re.search(r"^n = 7$", out, re.M) is not None, f"{opt}: info args shows the scalar parameter", out)
+            check(value(out, 7) == str(int(w_ref[3]) + 1), f"{opt}: casts and C operators", out)
+            check((value(out, 8) or "").startswith("64 lanes"), f"{opt}: the one-row vector summary", out)
+
+            # set var on a lane changes what the kernel stores: the output file (written by the run) shows it.
+            out = gdb(o, ["break 8", "run", "set var w[2] = 100", "print w[2]", "continue"], args, tmp)
+            got = load_npy(os.path.join(tmp, "out.npy"))
+            check(value(out, 1) == "100" and got[2] == 100.0 and got[3] == w_ref[3],
+                  f"{opt}: set var on a vector lane reaches the kernel's output", out)
+
+            # A watchpoint on a tensor element stops after the bundle that writes it, with old and new value.
+            out = gdb(o, ["break 5", "run", "watch out[3,0]", "continue"], args, tmp)
+            check(re.search(r"Hardware watchpoint 2: out\[3,0\]\s+Old value = 0\s+New value = %g" % w_ref[3], out) is not None,
+                  f"{opt}: watch on a tensor element reports old and new value", out)
+
+            # Conditional breakpoint over $core on a four-core launch.
+            o2 = compile_kernel(tmp, "percore", PER_CORE, opt)
+            pargs = ["-t", "out.npy=f32[4,64]", "--cores", "4"]
+            out = gdb(o2, ["break 8 if $core == 2", "run", "print row", "print out[0,1]", "info cores", "core 1", "print $core"], pargs, tmp)
+            check(re.search(r"Breakpoint 1, core 2, .*percore.c:\d+", out) is not None and "core 0, " not in out.split("Breakpoint 1, core 2")[0],
+                  f"{opt}: a condition over $core stops on that core only", out)
+            check(value(out, 1) in ("2", "<optimized out>") and floats(value(out, 2)) == [2.0],
+                  f"{opt}: values on the focused core and the tensor the earlier cores wrote", out)
+            rows = re.findall(r"^[* ] (\d)\s+\[0:1, (\d):(\d)", out, re.M)
+            check(rows == [("0", "0", "1"), ("1", "1", "2"), ("2", "2", "3"), ("3", "3", "4")],
+                  f"{opt}: info cores lists each core's index-space slice", out)
+            check("[Switching to core 1" in out and value(out, 3) == "1", f"{opt}: core N switches the focus", out)
+
+            # Tensor 2-D slice as a table.
+            out = gdb(o2, ["run", "print out[0:3, :]"], pargs + [], tmp)
+            table = out[out.find("$1 = "):]
+            rows = [[float(x) for x in l.split()[1:]] for l in table.splitlines()[2:6]]
+            check(rows == [[1.0, 1.0, 1.0], [2.0, 2.0, 2.0], [3.0, 3.0, 3.0], [4.0, 4.0, 4.0]],
+                  f"{opt}: a tensor's 2-D slice prints as a table", out)
+
+        # Stepping at -O0: next goes line by line; step, stepi, until and the loop.
+        o = compile_kernel(tmp, "loop", LOOP, "-O0")
+        largs = ["-t", "out.npy=f32[1,64]", "-s", "5", "--cores", "1"]
+        out = gdb(o, ["break 6", "run", "print i", "print sum", "continue", "continue", "print i", "print sum",
+                      "disable 1", "tbreak 8", "continue", "print sum", "info breakpoints"], largs, tmp)
+        check(value(out, 1) == "0" and value(out, 2) == "0" and value(out, 3) == "2" and value(out, 4) == "1",
+              "-O0: a breakpoint in a loop stops at each iteration with the loop's values", out)
+        check(re.search(r"Temporary breakpoint 2, core 0, .*loop.c:8", out) is not None and value(out, 5) == str(sum(range(5))),
+              "-O0: tbreak stops once at its line", out)
+        check(re.search(r"^1\s+breakpoint\s+keep n\s+0x[0-9a-f]+ in main at .*loop.c:6\n\tbreakpoint already hit 3 times", out, re.M) is not None
+              and not re.search(r"^2\s+breakpoint", out, re.M),
+              "-O0: info breakpoints counts hits and a temporary breakpoint is gone after its stop", out)
+        out = gdb(o, ["break 5", "run", "delete", "next", "next", "stepi", "info line 6", "until 8", "print sum"], largs, tmp)
+        lines = re.findall(r"^(\d+)\t", out, re.M)
+        check(lines[:3] == ["5", "6", "5"], "-O0: next steps line by line (into the loop body and back to its test)", out)
+        check(value(out, 1) == str(sum(range(5))), "-O0: until LINE runs to that line", out)
+        check(re.search(r'Line 6 of ".*loop.c" starts at address 0x[0-9a-f]+ <main\+\d+> and ends at', out) is not None,
+              "info line names the line's address range", out)
+
+        # Reverse execution: back by one bundle, back over a line, back to the previous breakpoint hit.
+        out = gdb(o, ["break 6", "run", "continue", "continue", "print i", "reverse-continue", "print i",
+                      "reverse-continue", "print i", "continue", "print i", "reverse-stepi", "next", "print i"], largs, tmp)
+        check(value(out, 1) == "2" and value(out, 2) == "1" and value(out, 3) == "0" and value(out, 4) == "1",
+              "reverse-continue goes back to the previous breakpoint hit (and continue forward again)", out)
+        out = gdb(o, ["break 8", "run", "print sum", "reverse-next", "print sum"], largs, tmp)
+        check(value(out, 1) == "10" and value(out, 2) is not None and "No more reverse-execution history" not in out,
+              "reverse-next steps back over a line", out)
+
+        # list and disassemble with source.
+        out = gdb(o, ["list 6", "break 6", "run", "disassemble"], largs, tmp)
+        check("6\t        sum = sum + i;" in out and re.search(r"^=> 0x[0-9a-f]+ <\+\d+>:\t", out, re.M) is not None
+              and "Dump of assembler code for function main:" in out, "list and disassemble with source and the pc marked", out)
+
+        # A fault stops at its source line.
+        save_npy(os.path.join(tmp, "x.npy"), [1.0] * 64, (1, 64))
+        o = compile_kernel(tmp, "fault", FAULT, "-O0")
+        out = gdb(o, ["run", "bt", "info cores"], ["-t", "x.npy", "-s", "1000", "--cores", "1"], tmp)
+        check(re.search(r"Core 0 received a fault at 0x[0-9a-f]+, .*fault.c:6: .*out of range", out) is not None and
+              "6\t    buf[n] = v;" in out and re.search(r"^\* 0 .* faulted", out, re.M) is not None,
+              "a local memory fault stops at its source line", out)
+
+        # Kernel printf passes through.
+        o = compile_kernel(tmp, "pf", PRINTF, "-O2")
+        out = gdb(o, ["run"], ["-t", "x.npy", "-s", "42", "--cores", "2", "--index-space", "2"], tmp)
+        check(out.count("tag 42") == 2 and "exited normally" in out, "kernel printf output is passed through", out)
+
+        # Registers and info registers groups.
+        o = compile_kernel(tmp, "axpb", AXPB, "-O0")
+        out = gdb(o, ["break *0", "run", "print $s0", "print $i1", "info registers sp", "print $vp0[0:4]"], args, tmp)
+        check(value(out, 1) == str(n) and floats(value(out, 2)) == [1, 1, 1, 1, 1] and re.search(r"^sp0\s+0x1\s+true$", out, re.M) is not None,
+              "registers (break *ADDR at the entry): $s0 holds the first scalar parameter, $i1 the index-space size, SP0 reads true", out)
+
+        # Bad input: a clear message naming the file, exit status 1, no crash.
+        bad = os.path.join(tmp, "bad.o")
+        open(bad, "wb").write(b"\x7fELFjunk")
+        p = subprocess.run([GDB, bad, "-batch", "-ex", "run", "--", "-t", "x.npy"], capture_output=True, text=True, timeout=60)
+        check(p.returncode == 1 and "bad.o" in p.stderr, "a damaged object gives a message naming it and exit 1", p.stderr)
+        p = subprocess.run([GDB, o, "-batch", "-ex", "print nosuch"] + ["--"] + args, cwd=tmp, capture_output=True, text=True, timeout=60)
+        check(p.returncode == 1 and "No frame selected" in p.stderr, "-batch exits 1 when the last command failed", p.stderr)
+        p = subprocess.run([GDB, o, "-batch", "-ex", "break 8", "-ex", "run", "-ex", "print nosuch\x01"] + ["--"] + args,
+                           cwd=tmp, capture_output=True, text=True, timeout=60)
+        check("\\x01" in p.stderr and "\x01" not in p.stderr, "messages escape the bytes they echo", p.stderr)
+
+    print(f"{len(failures)} failed")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
