@@ -2,6 +2,8 @@
 
 #include <unistd.h>
 
+#include <set>
+
 #include <fmt/format.h>
 
 #include "tpc/dbg/core_state.h"
@@ -278,6 +280,12 @@ nlohmann::json DapServer::setLineBreakpoints(const std::string& path, const json
 
 void DapServer::dispatch(const json& req) {
   const std::string cmd = req["command"];
+  static const std::set<std::string> known = {
+      "initialize", "launch", "disconnect", "terminate", "setBreakpoints", "setExceptionBreakpoints", "threads",
+      "setInstructionBreakpoints", "dataBreakpointInfo", "setDataBreakpoints", "configurationDone", "continue", "next",
+      "stepIn", "stepOut", "stepBack", "reverseContinue", "pause", "stackTrace", "scopes", "variables", "setVariable",
+      "evaluate", "exceptionInfo", "disassemble", "readMemory"};
+  if (!known.count(cmd)) throw UserError(fmt::format("unknown command '{}'", cmd));
   const json args = req.contains("arguments") && req["arguments"].is_object() ? req["arguments"] : json::object();
 
   if (cmd == "initialize") {
@@ -321,8 +329,9 @@ void DapServer::dispatch(const json& req) {
   }
   if (cmd == "disconnect" || cmd == "terminate") {
     respond(req, true);
+    // terminate ends the debuggee; the client still sends disconnect, which ends the session.
     if (cmd == "terminate") event("terminated");
-    finished_ = true;
+    else finished_ = true;
     return;
   }
   if (cmd == "setBreakpoints") {
@@ -473,6 +482,7 @@ void DapServer::dispatch(const json& req) {
   if (cmd == "pause") {
     respond(req, true);
     pauseRequested_ = false;
+    if (s.exited()) return;
     // A run this pause interrupted has reported its stop already; otherwise nothing was running (requests
     // run one at a time): report the stop the client asked for.
     if (!lastStopWasPause_) {
