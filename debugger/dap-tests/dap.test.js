@@ -317,8 +317,8 @@ test('bad requests get error responses', async () => {
     await dc.initializeRequest();
     await assert.rejects(dc.send('frobnicate', {}), /unknown command 'frobnicate'/);
     await assert.rejects(dc.send('stackTrace', { threadId: 1 }), /before a successful 'launch'/);
-    await assert.rejects(dc.launch({ program: path.join(tmp, 'missing.o'), args: [] }), /missing\.o/);
-    await assert.rejects(dc.launch({ program: objects['axpb-O0'], args: ['-t', 'in.npy'] }), /takes 2 tensor/);
+    await assert.rejects(dc.send('launch', { program: path.join(tmp, 'missing.o'), args: [] }), /missing\.o/);
+    await assert.rejects(dc.send('launch', { program: objects['axpb-O0'], args: ['-t', 'in.npy'] }), /takes 2 tensor/);
   } finally {
     await done();
   }

@@ -116,7 +116,10 @@ OptimizedOut::OptimizedOut() : EvalError("<optimized out>") {}
 
 Session::Session(const std::string& objectPath, const std::vector<std::string>& simArgs)
     : path_(objectPath), object_(obj::readObjectFile(objectPath)), debug_(object_),
-      setup_(parseLaunchArguments(simArgs)) {}
+      setup_(parseLaunchArguments(simArgs)) {
+  // Bind the tensors and scalars once now, so that a wrong argument is reported at start, not at `run`.
+  Machine check(object_, path_, setup_);
+}
 
 Session::~Session() = default;
 
