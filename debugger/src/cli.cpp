@@ -317,6 +317,24 @@ void CommandInterpreter::dispatch(const std::string& cmd, const std::string& arg
     else if (what == "args") variables(true);
     else if (what == "line") infoLine(rest);
     else if (what == "cores" || what == "threads") infoCores();
+    else if (what == "address") {
+      // Where a variable lives at the pc of the selected frame: a register or local memory.
+      const DebugInfo& d = s_.debugInfo();
+      auto frames = s_.frames();
+      const uint32_t scope = frames[static_cast<size_t>(s_.selectedFrame())].scope;
+      const uint32_t pc = s_.pcOf(s_.focus());
+      const VarRecord* r = d.locate(rest, scope, pc);
+      if (!r) {
+        if (d.typeOf(rest, scope).empty()) throw UserError(fmt::format("No symbol \"{}\" in current context.", rest));
+        out_(fmt::format("Symbol \"{}\" is optimized out at 0x{:x}.\n", rest, pc));
+      } else if (r->regFile == obj::kLocScalarLocal || r->regFile == obj::kLocVectorLocal) {
+        out_(fmt::format("Symbol \"{}\" is a variable at {} local memory 0x{:x}.\n", rest,
+                         r->regFile == obj::kLocVectorLocal ? "vector" : "scalar", r->localOffset));
+      } else {
+        out_(fmt::format("Symbol \"{}\" is a variable in register ${}{}.\n", rest,
+                         isa::regFilePrefix(static_cast<isa::RegFile>(r->regFile)), r->regIndex));
+      }
+    }
     else if (what == "display") {
       for (auto& [n, e] : displays_) out_(fmt::format("{}:   y  {}\n", n, e));
     } else if (what == "frame") {

@@ -68,6 +68,35 @@ void main(tensor x, int n)
 }
 """
 
+# An inlined helper: at line 4, frame #0 is scale() with y = x * f, frame #1 main() at the call (line 11).
+INLINE = """static inline float64 scale(float64 x, float f)
+{
+    float64 y = x * f;
+    return y + 1.0f;
+}
+
+void main(tensor in, tensor out, int n)
+{
+    int5 c = 0;
+    float64 v = v_f32_ld_tnsr_b(c, in);
+    float64 w = scale(v, 3.0f);
+    w = w - 1.0f;
+    v_f32_st_tnsr(c, out, w);
+}
+"""
+
+
+def spill_kernel(n=45):
+    """45 vectors a_k = x * (k + 1) live at once: more than the 40 vector registers, so some are spilled."""
+    lines = ["void main(tensor x, tensor out)", "{", "    int5 c = 0;", "    float64 v = v_f32_ld_tnsr_b(c, x);"]
+    lines += [f"    float64 a{k} = v * {k + 1}.0f;" for k in range(n)]
+    lines.append("    float64 sum = 0.0f;")
+    first = len(lines) + 1
+    lines += [f"    sum = sum + a{k} * a{n - 1 - k};" for k in range(n)]
+    lines += ["    v_f32_st_tnsr(c, out, sum);", "}"]
+    return "\n".join(lines) + "\n", first
+
+
 PRINTF = """#pragma tpc_printf (enable)
 void main(tensor x, int tag)
 {
@@ -234,6 +263,33 @@ def main():
         o = compile_kernel(tmp, "pf", PRINTF, "-O2")
         out = gdb(o, ["run"], ["-t", "x.npy", "-s", "42", "--cores", "2", "--index-space", "2"], tmp)
         check(out.count("tag 42") == 2 and "exited normally" in out, "kernel printf output is passed through", out)
+
+        # Inline frames at -O2: bt, the helper's locals, up to the caller, finish back into it.
+        o = compile_kernel(tmp, "inl", INLINE, "-O2")
+        out = gdb(o, ["break 4", "run", "bt", "print y[1]", "print x[2]", "up", "print v[1]", "info frame", "down", "finish"], args[:6] + ["--cores", "1"], tmp)
+        check(re.search(r"^#0  scale \(\) at .*inl.c:4\n#1  main \(\) at .*inl.c:11", out, re.M) is not None,
+              "-O2: an inlined helper is a frame of its own in bt, with its call site", out)
+        check(floats(value(out, 1)) == [inp[1] * 3] and value(out, 3) is not None and floats(value(out, 3)) == [inp[1]],
+              "-O2: the helper's local variable, and the caller's after `up`", out)
+        check("Run till exit from #0  scale ()" in out and re.search(r"^1[12]\t", out, re.M) is not None,
+              "-O2: finish leaves the inlined helper for its caller", out)
+
+        # Spilled variables at -O2 are read from their local-memory slots; every value shown is right.
+        src, first = spill_kernel()
+        o = compile_kernel(tmp, "spill", src, "-O2")
+        save_npy(os.path.join(tmp, "q.npy"), [i * 0.25 for i in range(64)], (1, 64))
+        out = gdb(o, ["tbreak %d" % (first + 8), "run", "info locals"] + [f"info address a{k}" for k in range(45)],
+                  ["-t", "q.npy", "-t", "out.npy=f32[1,64]", "--cores", "1"], tmp)
+        wrong, shown = [], 0
+        for m in re.finditer(r"^a(\d+) = \{([^}]*)\}", out, re.M):
+            k = int(m.group(1))
+            lanes = [float(x) for x in re.findall(r"-?[\d.]+(?:e[-+]?\d+)?", m.group(2).replace("<repeats", " "))]
+            shown += 1
+            if lanes[:4] != [0.25 * i * (k + 1) for i in range(4)]:
+                wrong.append(k)
+        in_memory = len(re.findall(r"is a variable at vector local memory", out))
+        check(shown >= 20 and not wrong and in_memory >= 1,
+              f"-O2: {shown} of 45 live vectors shown with the right values, {in_memory} of them from spill slots in local memory", out)
 
         # Registers and info registers groups.
         o = compile_kernel(tmp, "axpb", AXPB, "-O0")

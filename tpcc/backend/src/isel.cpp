@@ -161,7 +161,22 @@ class Selector : public SelectionContext {
     const llvm::DILocation* l = in.getDebugLoc().get();
     // Code inlined from the implicit headers (tpc-special.h's functions) is reported at the user's call.
     while (l && l->getInlinedAt() && l->getFilename().starts_with(kImplicitHeaderDir)) l = l->getInlinedAt();
-    if (l) loc_ = SourceLoc{l->getLine(), l->getColumn()};
+    if (l) loc_ = SourceLoc{l->getLine(), l->getColumn(), l->getInlinedAt() ? scopeOf(l->getInlinedAt(), l->getScope()) : 0};
+  }
+
+  // The inline scope of code inlined at `callSite` from the function of `calleeScope` (-g): one scope per
+  // call site, its parent the scope the call site itself is in.
+  uint32_t scopeOf(const llvm::DILocation* callSite, const llvm::DILocalScope* calleeScope) {
+    auto it = scopeIndex_.find(callSite);
+    if (it != scopeIndex_.end()) return it->second;
+    uint32_t parent = 0;
+    if (callSite->getInlinedAt()) parent = scopeOf(callSite->getInlinedAt(), callSite->getScope());
+    std::string name = "?";
+    if (const llvm::DISubprogram* sp = calleeScope ? calleeScope->getSubprogram() : nullptr) name = sp->getName().str();
+    mf_.scopes.push_back({name, parent, callSite->getLine(), callSite->getColumn()});
+    const auto index = static_cast<uint32_t>(mf_.scopes.size());
+    scopeIndex_[callSite] = index;
+    return index;
   }
 
   [[noreturn]] void unsupported(const llvm::Value& v, const std::string& what) {
@@ -237,7 +252,9 @@ class Selector : public SelectionContext {
         // One entry per source variable (per inlined instance), however many values it takes: a location
         // ends where the variable is assigned again.
         auto [at, added] = variableIndex_.try_emplace({var, inlinedAt}, static_cast<uint32_t>(mf_.variables.size()));
-        if (added) mf_.variables.push_back({var->getName().str(), type});
+        if (added)
+          mf_.variables.push_back({var->getName().str(), type, inlinedAt ? scopeOf(inlinedAt, var->getScope()) : 0,
+                                   var->getArg() != 0});
         insts[k].variables.emplace_back(at->second, r);
         return;
       }
@@ -1741,6 +1758,7 @@ class Selector : public SelectionContext {
   std::unordered_map<const llvm::BasicBlock*, int> blockIndex_;
   std::unordered_map<const llvm::Value*, std::vector<Reg>> values_;
   std::map<std::pair<const llvm::DILocalVariable*, const llvm::DILocation*>, uint32_t> variableIndex_;  // into mf_.variables
+  std::map<const llvm::DILocation*, uint32_t> scopeIndex_;  // inline call site -> scope (1-based)
   std::unordered_map<const llvm::Value*, int> tensorIndex_;
   std::unordered_map<const llvm::GlobalVariable*, uint32_t> localOffsets_;
   std::unordered_map<const llvm::Value*, uint32_t> allocaAddress_;
