@@ -117,8 +117,9 @@ OptimizedOut::OptimizedOut() : EvalError("<optimized out>") {}
 Session::Session(const std::string& objectPath, const std::vector<std::string>& simArgs)
     : path_(objectPath), object_(obj::readObjectFile(objectPath)), debug_(object_),
       setup_(parseLaunchArguments(simArgs)) {
-  // Bind the tensors and scalars once now, so that a wrong argument is reported at start, not at `run`.
-  Machine check(object_, path_, setup_);
+  // Bind the tensors and scalars now, so that a wrong argument is reported at start, not at `run`; the
+  // first run uses this machine.
+  prepared_ = std::make_unique<Machine>(object_, path_, setup_);
 }
 
 Session::~Session() = default;
@@ -408,7 +409,7 @@ StopEvent Session::exitedEvent() {
 }
 
 StopEvent Session::run(bool stopOnEntry) {
-  machine_ = std::make_unique<Machine>(object_, path_, setup_);
+  machine_ = prepared_ ? std::move(prepared_) : std::make_unique<Machine>(object_, path_, setup_);
   exited_ = false;
   focus_ = 0;
   frame_ = 0;

@@ -141,6 +141,7 @@ class Session {
   DebugInfo debug_;
   LaunchSetup setup_;
   std::unique_ptr<Machine> machine_;
+  std::unique_ptr<Machine> prepared_;  // bound at construction, taken by the first run()
   std::vector<Breakpoint> breakpoints_;
   std::vector<Watchpoint> watchpoints_;
   int nextNumber_ = 1;
