@@ -242,9 +242,12 @@ def main():
                       "reverse-continue", "print i", "continue", "print i", "reverse-stepi", "next", "print i"], largs, tmp)
         check(value(out, 1) == "2" and value(out, 2) == "1" and value(out, 3) == "0" and value(out, 4) == "1",
               "reverse-continue goes back to the previous breakpoint hit (and continue forward again)", out)
-        out = gdb(o, ["break 8", "run", "print sum", "reverse-next", "print sum"], largs, tmp)
-        check(value(out, 1) == "10" and value(out, 2) is not None and "No more reverse-execution history" not in out,
-              "reverse-next steps back over a line", out)
+        # From line 8 after the loop (sum = 10), back to the loop's last test (line 5, i before its last
+        # increment: 4), then back into the body's last run (line 6: i = 4, sum = 0+1+2+3 = 6).
+        out = gdb(o, ["break 8", "run", "print sum", "reverse-next", "print i", "reverse-next", "print i", "print sum"], largs, tmp)
+        lines = re.findall(r"^(\d+)\t", out, re.M)
+        check(value(out, 1) == "10" and lines[1:3] == ["5", "6"] and value(out, 2) == "4" and value(out, 3) == "4"
+              and value(out, 4) == "6", "reverse-next steps back line by line with the values of that moment", out)
 
         # list and disassemble with source.
         out = gdb(o, ["list 6", "break 6", "run", "disassemble"], largs, tmp)
