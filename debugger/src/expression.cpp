@@ -108,6 +108,12 @@ class Parser {
   }
   P unary() {
     skip();
+    // Nesting is bounded so that a pathological expression is an error, not a stack overflow.
+    if (++depth_ > kMaxDepth) throw EvalError(fmt::format("expression nested deeper than {} levels", kMaxDepth));
+    struct Leave {
+      int& d;
+      ~Leave() { --d; }
+    } leave{depth_};
     for (const char* op : {"-", "+", "!", "~"})
       if (eat(op)) return node(Expr::Op::Unary, op, {unary()});
     // A cast: "(" type-name ")".
@@ -205,8 +211,10 @@ class Parser {
     syntax();
   }
 
+  static constexpr int kMaxDepth = 200;
   const std::string& s_;
   size_t pos_ = 0;
+  int depth_ = 0;
 };
 
 // ---------------------------------------------------------------------------------- evaluation

@@ -311,6 +311,23 @@ def main():
                            cwd=tmp, capture_output=True, text=True, timeout=60)
         check("\\x01" in p.stderr and "\x01" not in p.stderr, "messages escape the bytes they echo", p.stderr)
 
+        # Bad commands: each one an error message, the session goes on, nothing crashes.
+        deep = os.path.join(tmp, "deep.gdb")
+        open(deep, "w").write("print " + "(" * 100000 + "1" + ")" * 100000 + "\n")
+        bad_cmds = ["x/99999x 0", "print in[999]", "break *-1", "frame 99", "info registers v99", "list 99999",
+                    "print $v99", "set var $sp0 = 0", "print 1/0", "print (float)", "print $v0[1:0]",
+                    "print in[0:9999999, 0]", "print in[:, :, :]", "core 77", "x/4x slm:99999999", "print $1000",
+                    "until 99999", "tbreak nosuchfunc", "condition 99 x", "frobnicate", "break 9 if ((("]
+        argv = [GDB, o, "-batch", "-ex", "break *0", "-ex", "run", "-x", deep]
+        for c in bad_cmds:
+            argv += ["-ex", c]
+        p = subprocess.run(argv + ["--"] + args, cwd=tmp, capture_output=True, text=True, timeout=120)
+        errors = [l for l in p.stderr.splitlines() if l.strip()]
+        check(p.returncode == 1 and len(errors) >= len(bad_cmds) + 1 and "nested deeper" in p.stderr and
+              "Sanitizer" not in p.stderr and "runtime error" not in p.stderr,
+              "every bad command is an error message; a 100,000-deep expression is refused, not a stack overflow",
+              p.stderr)
+
     print(f"{len(failures)} failed")
     return 1 if failures else 0
 
