@@ -323,3 +323,22 @@ test('bad requests get error responses', async () => {
     await done();
   }
 });
+
+test('broken framing on stdio: a clean exit with a message, never a hang', async () => {
+  for (const bad of ['Content-Length: abc\r\n\r\n{}', 'Content-Length: 99999999999\r\n\r\n', 'X'.repeat(10000)]) {
+    const r = cp.spawnSync(GDB, ['--dap'], { input: bad, timeout: 10000 });
+    assert.strictEqual(r.error, undefined);
+    assert.strictEqual(r.status, 1);
+    assert.match(r.stderr.toString(), /DAP input: .*closing/);
+  }
+  // Invalid JSON with a correct length gets an error response, and the server goes on to the next message.
+  const body = (s) => `Content-Length: ${Buffer.byteLength(s)}\r\n\r\n${s}`;
+  const r = cp.spawnSync(GDB, ['--dap'], {
+    input: body('{"seq": 1, "type": "request", "command": ') + body('{"seq": 2, "type": "request", "command": "initialize"}'),
+    timeout: 10000,
+  });
+  const out = r.stdout.toString();
+  assert.match(out, /"success":false/);
+  assert.match(out, /"command":"initialize".*"success":true|"success":true.*"command":"initialize"/);
+  assert.strictEqual(r.status, 0);
+});
