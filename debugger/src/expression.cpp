@@ -366,7 +366,32 @@ class Evaluator {
     return static_cast<long long>(v.number());
   }
 
+  // $slm_T / $vlm_T indexed: element k of local memory viewed as an array of T (default i32 / f32).
+  std::optional<Value> localMemoryElement(const Expr& e) {
+    const Expr& b = *e.kids[0];
+    if (b.op != Expr::Op::Dollar || !(b.text.starts_with("slm") || b.text.starts_with("vlm"))) return std::nullopt;
+    const bool vector = b.text[0] == 'v';
+    DType t = vector ? DType::F32 : DType::I32;
+    if (b.text.size() > 3) {
+      auto d = b.text[3] == '_' ? parseDType(b.text.substr(4)) : std::nullopt;
+      if (!d) throw EvalError(fmt::format("${}: expected ${}_TYPE with TYPE one of f32 bf16 f16 i32 u32 i16 u16 i8 u8",
+                                          b.text, b.text.substr(0, 3)));
+      t = *d;
+    }
+    if (e.subs.size() != 1 || e.subs[0].range) throw EvalError(fmt::format("${} takes one element index", b.text));
+    const long long k = integer(*e.subs[0].lo);
+    if (k < 0) throw EvalError(fmt::format("${}[{}]: negative index", b.text, k));
+    Location l;
+    l.space = vector ? Location::Space::VectorLocal : Location::Space::ScalarLocal;
+    l.elem = t;
+    l.address = static_cast<uint64_t>(k) * dtypeSize(t);
+    Value v = Value::scalar(t, ctx_.load(l));
+    v.location = l;
+    return v;
+  }
+
   Value index(const Expr& e) {
+    if (auto m = localMemoryElement(e)) return *m;
     Value base = eval(*e.kids[0]);
     if (base.kind == ValueKind::Tensor) return tensorIndex(base, e.subs);
     if (e.subs.size() != 1) throw EvalError("only a tensor takes several subscripts");

@@ -101,11 +101,19 @@ class FocusContext : public EvalContext {
     return std::vector<long long>(d.sizes.begin(), d.sizes.end());
   }
 
+  double load(const Location& where) override { return readLocation(s_.machine().core(s_.focus_), where); }
+
   void store(const Location& where, double v) override {
     Machine& m = s_.machine();
     writeLocation(m.core(s_.focus_), where, v);
     if (where.space == Location::Space::Global) m.touchGlobal();
     else m.touchCore(s_.focus_);
+    // A watched location the user writes is not a change the kernel made: the watches start from the new value.
+    for (Watchpoint& w : s_.watchpoints_) {
+      const int owner = w.where.space == Location::Space::Global ? s_.focus_ : w.core;
+      w.lastValue = formatValue(Value::scalar(w.where.elem, readLocation(m.core(owner), w.where), w.where.isBool));
+    }
+    s_.syncWatches();
   }
 
  private:
@@ -317,6 +325,7 @@ Value Session::evaluate(const std::string& expression) {
       Value tensorElement(int, const std::vector<long long>&) override { throw UserError("The program is not being run."); }
       std::vector<long long> tensorSizes(int) override { throw UserError("The program is not being run."); }
       void store(const Location&, double) override { throw UserError("The program is not being run."); }
+      double load(const Location&) override { throw UserError("The program is not being run."); }
     } none;
     return tpc::dbg::evaluate(expression, none);
   }

@@ -262,6 +262,18 @@ def main():
               "6\t    buf[n] = v;" in out and re.search(r"^\* 0 .* faulted", out, re.M) is not None,
               "a local memory fault stops at its source line", out)
 
+        # A watchpoint on local memory: buf[2] lane 3 is element 2 * 64 + 3 of vector local memory as f32.
+        LOCAL = FAULT.replace("v_f32_st_tnsr(c, x, buf[0] * 2.0f);", "v_f32_st_tnsr(c, x, buf[n] + 1.0f);").replace(
+            "buf[n] = v;", "buf[n] = v * 3.0f;")
+        o = compile_kernel(tmp, "local", LOCAL, "-O0")
+        out = gdb(o, ["break *0", "run", "watch $vlm_f32[131]", "continue", "print $vlm_f32[131]",
+                      "set var $vlm_f32[131] = 5", "continue"], ["-t", "x.npy", "-s", "2", "--cores", "1"], tmp)
+        got = load_npy(os.path.join(tmp, "x.npy"))
+        check(re.search(r"Hardware watchpoint 2: \$vlm_f32\[131\]\s+Old value = 0\s+New value = 3\n", out) is not None
+              and value(out, 1) == "3" and got[3] == 6.0 and got[4] == 4.0,
+              "watch on vector local memory ($vlm_f32[k]) and set var there reach the kernel's output", out)
+        save_npy(os.path.join(tmp, "x.npy"), [1.0] * 64, (1, 64))
+
         # Kernel printf passes through.
         o = compile_kernel(tmp, "pf", PRINTF, "-O2")
         out = gdb(o, ["run"], ["-t", "x.npy", "-s", "42", "--cores", "2", "--index-space", "2"], tmp)

@@ -1,5 +1,7 @@
 // Expressions as gdb's `print` takes them, over TPC-C: source variables, C operators and casts,
-// registers ($s3 $v2 $i1 $sp1 $vp0 $ad0, $pc, $core, $N for the value history), lane slices ($v2[0:8],
+// registers ($s3 $v2 $i1 $sp1 $vp0 $ad0, $pc, $core, $N for the value history), local memory as arrays of an
+// element type ($slm_i32[k], $vlm_f32[k]: element k of the focused core's scalar / vector local memory), lane
+// slices ($v2[0:8],
 // x[3]), tensor elements by parameter name in TPC order (in[0,2,5]) and 2-D tensor slices (in[:, :, 0]).
 #pragma once
 
@@ -25,6 +27,8 @@ class EvalContext {
   virtual std::vector<long long> tensorSizes(int tensor) = 0;
   // Writes `v` (already converted to the location's type) to the location.
   virtual void store(const Location& where, double v) = 0;
+  // Reads one element at a location (local memory by address: $slm_i32[k], $vlm_f32[k]).
+  virtual double load(const Location& where) = 0;
 };
 
 class EvalError : public std::runtime_error {
