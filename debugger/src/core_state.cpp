@@ -159,14 +159,19 @@ Value readVariable(sim::Core& core, const VarRecord& var) {
     base.elem = ti.elem;
     base.isBool = ti.isBool;
     const int size = static_cast<int>(dtypeSize(ti.elem));
-    v.kind = ti.kind;
+    // A __local__ array is its elements one after another; an array of vectors is indexed by element.
+    const int total = ti.lanes * ti.arrayCount;
+    v.kind = ti.arrayCount > 1 && ti.kind == ValueKind::Scalar ? ValueKind::Vector : ti.kind;
     v.elem = ti.elem;
     v.isBool = ti.isBool;
-    for (int k = 0; k < ti.lanes; ++k) {
+    if (ti.arrayCount > 1 && ti.lanes > 1) v.elementLanes = ti.lanes;
+    const uint64_t stride = vec ? static_cast<uint64_t>(isa::kVectorBytes) : static_cast<uint64_t>(ti.lanes * size);
+    for (int k = 0; k < total; ++k) {
       Location l = base;
-      l.address = static_cast<uint64_t>(static_cast<uint32_t>(var.localOffset)) + static_cast<uint64_t>(k * size);
+      l.address = static_cast<uint64_t>(static_cast<uint32_t>(var.localOffset)) + (k / ti.lanes) * stride +
+                  static_cast<uint64_t>((k % ti.lanes) * size);
       v.lanes.push_back(readLocation(core, l));
-      if (ti.lanes > 1) v.laneLocations.push_back(l);
+      if (total > 1) v.laneLocations.push_back(l);
       else v.location = l;
     }
     v.typeName = var.type;

@@ -406,6 +406,23 @@ class Evaluator {
                                     base.firstLane + n));
       return k;
     };
+    if (!s.range && base.elementLanes > 0) {
+      // An array of vectors: x[k] is its element k, a vector.
+      const long long count = n / base.elementLanes;
+      const long long k = integer(*s.lo);
+      if (k < 0 || k >= count) throw EvalError(fmt::format("index {} is out of range [0, {})", k, count));
+      Value out = base;
+      out.elementLanes = 0;
+      out.location.reset();
+      out.lanes.assign(base.lanes.begin() + k * base.elementLanes, base.lanes.begin() + (k + 1) * base.elementLanes);
+      out.laneLocations.clear();
+      if (base.laneLocations.size() == base.lanes.size())
+        out.laneLocations.assign(base.laneLocations.begin() + k * base.elementLanes,
+                                 base.laneLocations.begin() + (k + 1) * base.elementLanes);
+      out.firstLane = 0;
+      out.typeName = base.typeName.substr(0, base.typeName.find('['));
+      return out;
+    }
     if (!s.range) {
       long long k = lane(*s.lo);
       Value out = Value::scalar(base.elem, base.lanes[static_cast<size_t>(k)], base.isBool);

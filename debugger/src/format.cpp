@@ -108,6 +108,18 @@ std::string formatValue(const Value& v, char format) {
   switch (v.kind) {
     case ValueKind::Scalar: return formatLane(v.number(), v.elem, v.isBool, format);
     case ValueKind::Vector:
+      if (v.elementLanes > 0) {
+        // An array of vectors, element by element as gdb prints nested arrays.
+        std::string out = "{";
+        for (size_t k = 0; k * v.elementLanes < v.lanes.size(); ++k) {
+          Value e = v;
+          e.elementLanes = 0;
+          e.lanes.assign(v.lanes.begin() + k * v.elementLanes, v.lanes.begin() + (k + 1) * v.elementLanes);
+          out += (k ? ", " : "") + joinLanes(e, format);
+        }
+        return out + "}";
+      }
+      return joinLanes(v, format);
     case ValueKind::Index: return joinLanes(v, format);
     case ValueKind::Predicate: {
       Value bits = v;

@@ -10,6 +10,23 @@ namespace tpc::dbg {
 
 std::optional<TypeInfo> parseTypeName(const std::string& raw) {
   std::string name = raw;
+  // Arrays: the element type with its dimensions multiplied into arrayCount.
+  if (size_t bracket = name.find('['); bracket != std::string::npos && name.back() == ']') {
+    auto element = parseTypeName(name.substr(0, bracket));
+    if (!element || element->arrayCount != 1) return std::nullopt;
+    long long count = 1;
+    for (size_t p = bracket; p < name.size();) {
+      size_t close = name.find(']', p);
+      if (name[p] != '[' || close == std::string::npos) return std::nullopt;
+      std::string digits = name.substr(p + 1, close - p - 1);
+      if (digits.empty() || digits.size() > 6 || digits.find_first_not_of("0123456789") != std::string::npos) return std::nullopt;
+      count *= std::stoll(digits);
+      if (count > 65536) return std::nullopt;
+      p = close + 1;
+    }
+    element->arrayCount = static_cast<int>(count);
+    return element;
+  }
   // Qualifiers do not change the representation.
   for (const char* q : {"const ", "volatile ", "__local__ ", "signed "})
     for (size_t p; (p = name.find(q)) != std::string::npos;) name.erase(p, std::strlen(q));

@@ -266,12 +266,14 @@ def main():
         LOCAL = FAULT.replace("v_f32_st_tnsr(c, x, buf[0] * 2.0f);", "v_f32_st_tnsr(c, x, buf[n] + 1.0f);").replace(
             "buf[n] = v;", "buf[n] = v * 3.0f;")
         o = compile_kernel(tmp, "local", LOCAL, "-O0")
-        out = gdb(o, ["break *0", "run", "watch $vlm_f32[131]", "continue", "print $vlm_f32[131]",
-                      "set var $vlm_f32[131] = 5", "continue"], ["-t", "x.npy", "-s", "2", "--cores", "1"], tmp)
+        out = gdb(o, ["break *0", "run", "watch $vlm_f32[131]", "continue", "print $vlm_f32[131]", "print buf[2][3]",
+                      "whatis buf", "set var buf[2][3] = 5", "continue"], ["-t", "x.npy", "-s", "2", "--cores", "1"], tmp)
         got = load_npy(os.path.join(tmp, "x.npy"))
         check(re.search(r"Hardware watchpoint 2: \$vlm_f32\[131\]\s+Old value = 0\s+New value = 3\n", out) is not None
               and value(out, 1) == "3" and got[3] == 6.0 and got[4] == 4.0,
               "watch on vector local memory ($vlm_f32[k]) and set var there reach the kernel's output", out)
+        check(value(out, 2) == "3" and "type = float64[4]" in out,
+              "a __local__ array of vectors is a variable in local memory (buf[2][3], whatis)", out)
         save_npy(os.path.join(tmp, "x.npy"), [1.0] * 64, (1, 64))
 
         # Kernel printf passes through.

@@ -5,6 +5,7 @@
 // copies at the end of the predecessors (critical edges are split before).
 #include "tpc/cc/isel.h"
 
+#include <algorithm>
 #include <map>
 #include <optional>
 #include <tuple>
@@ -14,6 +15,7 @@
 #include <llvm/Analysis/ValueTracking.h>
 #include <llvm/Analysis/VectorUtils.h>
 #include <llvm/IR/Constants.h>
+#include <llvm/BinaryFormat/Dwarf.h>
 #include <llvm/IR/DebugInfoMetadata.h>
 #include <llvm/IR/DebugProgramInstruction.h>
 #include <llvm/IR/Function.h>
@@ -151,6 +153,7 @@ class Selector : public SelectionContext {
       }
     }
     lowerPhis();
+    noteLocalVariables();
     return std::move(mf_);
   }
 
@@ -436,6 +439,36 @@ class Selector : public SelectionContext {
       throw CodegenError(fmt::format("__local__ variable '{}' cannot have an initializer (local memory starts "
                                      "undefined; assign it in the kernel)", g->getName().str()), loc_);
     return localOffsets_[g] = allocateLocal(g->getValueType());
+  }
+
+  // The __local__ variables the kernel uses, with their debug names and types (-g), in address order.
+  void noteLocalVariables() {
+    std::vector<std::pair<const llvm::GlobalVariable*, uint32_t>> used(localOffsets_.begin(), localOffsets_.end());
+    std::sort(used.begin(), used.end(), [](const auto& a, const auto& b) { return a.second < b.second; });
+    for (const auto& [g, address] : used) {
+      llvm::SmallVector<llvm::DIGlobalVariableExpression*, 1> infos;
+      g->getDebugInfo(infos);
+      if (infos.empty() || !infos[0]->getVariable()) continue;
+      const llvm::DIGlobalVariable* var = infos[0]->getVariable();
+      mf_.localVariables.push_back({var->getName().str(), debugTypeName(var->getType()), address & ~kVectorLocalTag,
+                                    (address & kVectorLocalTag) != 0});
+    }
+  }
+
+  // "float64[4]" for an array, the type's own name otherwise (qualifiers dropped).
+  static std::string debugTypeName(const llvm::DIType* t) {
+    while (auto* d = llvm::dyn_cast_or_null<llvm::DIDerivedType>(t)) {
+      if (!d->getName().empty()) break;
+      t = d->getBaseType();
+    }
+    auto* array = llvm::dyn_cast_or_null<llvm::DICompositeType>(t);
+    if (!array || array->getTag() != llvm::dwarf::DW_TAG_array_type) return t ? t->getName().str() : "";
+    std::string name = debugTypeName(array->getBaseType());
+    for (const llvm::DINode* e : array->getElements())
+      if (auto* r = llvm::dyn_cast<llvm::DISubrange>(e))
+        if (auto* count = llvm::dyn_cast_if_present<llvm::ConstantInt*>(r->getCount()))
+          name += "[" + std::to_string(count->getSExtValue()) + "]";
+    return name;
   }
 
   // Vector data goes to vector local memory (256-byte aligned), everything else to scalar local memory.

@@ -136,6 +136,18 @@ std::vector<obj::VarLocation> variableLocations(const MFunction& mf, const std::
       }
     }
   }
+  // __local__ variables: in local memory over the whole kernel.
+  for (const MFunction::LocalVariable& l : mf.localVariables) {
+    obj::VarLocation v;
+    v.name = l.name;
+    v.typeName = l.typeName;
+    v.lowPc = 0;
+    v.highPc = static_cast<uint32_t>(n * kBytes);
+    v.regFile = l.vector ? obj::kLocVectorLocal : obj::kLocScalarLocal;
+    v.localOffset = static_cast<int32_t>(l.offset);
+    out.push_back(v);
+    if (scopes) scopes->push_back({0, false});
+  }
   return out;
 }
 

@@ -43,6 +43,7 @@ struct Value {
   int firstLane = 0;        // lane number of lanes[0] (a slice $v2[8:16] starts at 8); Table: first column index
   int rowsStart = 0;        // Table: index of the first row
   int colDim = 0, rowDim = -1;  // Table: the tensor dimensions of its columns and rows (-1: one row)
+  int elementLanes = 0;     // an array of vectors: lanes per element (x[k] is element k); 0 otherwise
   int tensor = -1;          // Tensor/Table: the tensor's number
   std::string typeName;     // as the source names it, for display ("float64", "int"); may be empty
   std::optional<Location> location;  // set when the value is an lvalue (a whole register, lane or element)

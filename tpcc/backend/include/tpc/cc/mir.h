@@ -102,6 +102,13 @@ struct MFunction {
     uint32_t parent = 0, line = 0, column = 0;
   };
   std::vector<InlineScope> scopes;
+  // __local__ variables (-g): where each lives in scalar or vector local memory for the whole kernel.
+  struct LocalVariable {
+    std::string name, typeName;
+    uint32_t offset = 0;
+    bool vector = false;
+  };
+  std::vector<LocalVariable> localVariables;
   std::vector<std::string> printfFormats;  // format strings of printf, by index
   uint32_t scalarLocalBytes = 0, vectorLocalBytes = 0;  // local memory used by the kernel's data
 
