@@ -274,6 +274,12 @@ for (const transport of ['stdio', 'tcp']) {
         assert.match(body.text, /out of range/);
         const frame = (await dc.stackTraceRequest({ threadId: 1 })).body.stackFrames[0];
         assert.strictEqual(frame.line, 6);
+        const { vars } = await localsOf(dc, 1);
+        const buf = vars.find((v) => v.name === 'buf');
+        assert.strictEqual(buf.type, 'float64[4]');
+        assert.strictEqual(buf.indexedVariables, 4);
+        const elems = (await dc.variablesRequest({ variablesReference: buf.variablesReference })).body.variables;
+        assert.deepStrictEqual(elems.map((e) => [e.name, e.indexedVariables]), [['[0]', 64], ['[1]', 64], ['[2]', 64], ['[3]', 64]]);
         const ex = await dc.send('exceptionInfo', { threadId: 1 });
         assert.match(ex.body.description, /vector local memory/);
         const dis = await dc.send('disassemble', { memoryReference: frame.instructionPointerReference, instructionCount: 2 });

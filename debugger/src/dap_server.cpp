@@ -168,8 +168,9 @@ nlohmann::json DapServer::variableJson(const std::string& name, const Value& v, 
   if (!evaluateName.empty()) j["evaluateName"] = evaluateName;
   if (v.kind == ValueKind::Vector || v.kind == ValueKind::Predicate || v.kind == ValueKind::Index) {
     j["variablesReference"] = handleFor({Handle::Kind::Value, core, frame, evaluateName, 0});
-    j["indexedVariables"] = v.lanes.size();
+    j["indexedVariables"] = v.elementLanes > 0 ? v.lanes.size() / static_cast<size_t>(v.elementLanes) : v.lanes.size();
     if (v.kind == ValueKind::Index) j["value"] = formatValue(v);
+    if (v.elementLanes > 0) j["value"] = fmt::format("{} x {}", j["indexedVariables"].get<size_t>(), typeNameOf(v).substr(0, typeNameOf(v).find('[')));
   } else if (v.kind == ValueKind::Tensor) {
     j["value"] = v.typeName;
     j["variablesReference"] = handleFor({Handle::Kind::Value, core, frame, evaluateName, 0});
@@ -236,6 +237,16 @@ nlohmann::json DapServer::variablesOf(const Handle& h, int start, int count) {
           }
           std::string expr = fmt::format("{}[{}]", h.expression, coords);
           out.push_back(variableJson(fmt::format("[{}]", coords), session_->evaluate(expr), expr, h.core, h.frame));
+        }
+        return out;
+      }
+      if (v.elementLanes > 0) {
+        // An array of vectors: its elements, each a vector that expands to lanes.
+        const int elements = static_cast<int>(v.lanes.size()) / v.elementLanes;
+        int first = std::max(0, start), last = count > 0 ? std::min(elements, first + count) : elements;
+        for (int k = first; k < last; ++k) {
+          std::string expr = fmt::format("{}[{}]", h.expression, k);
+          out.push_back(variableJson(fmt::format("[{}]", k), session_->evaluate(expr), expr, h.core, h.frame));
         }
         return out;
       }
