@@ -2,12 +2,25 @@
 
 #include <algorithm>
 
+#include "tpc/isa/encoding.h"
+
 namespace tpc::dbg {
 
 DebugInfo::DebugInfo(const obj::KernelObject& o)
     : files_(o.debug.files), lines_(o.debug.lines), scopes_(o.debug.scopes), scopeRanges_(o.debug.scopeRanges),
       kernelName_(o.kernelName), textSize_(static_cast<uint32_t>(o.text.size())) {
   std::stable_sort(lines_.begin(), lines_.end(), [](const auto& a, const auto& b) { return a.address < b.address; });
+  // Which bundles may continue with the next one: not an unconditional jump or halt.
+  for (size_t a = 0; a + isa::kBundleBytes <= o.text.size(); a += isa::kBundleBytes) {
+    isa::Bundle b;
+    std::string why;
+    bool falls = true;
+    if (isa::decodeBundle(o.text.data() + a, &b, &why)) {
+      const isa::SlotInsn& spu = b[isa::Slot::Spu];
+      if ((spu.id == isa::InsnId::SpuJmpr || spu.id == isa::InsnId::SpuHalt) && spu.alwaysExecutes()) falls = false;
+    }
+    fallsThrough_.push_back(falls);
+  }
   vars_.reserve(o.debug.vars.size());
   for (size_t k = 0; k < o.debug.vars.size(); ++k) {
     const obj::VarLocation& v = o.debug.vars[k];
@@ -112,8 +125,11 @@ std::vector<std::string> DebugInfo::variablesOfScope(uint32_t scope, bool argume
 }
 
 const VarRecord* DebugInfo::locate(const std::string& name, uint32_t scope, uint32_t address) const {
+  uint32_t at = address;
+  const size_t before = address / isa::kBundleBytes;
+  if (before > 0 && before - 1 < fallsThrough_.size() && fallsThrough_[before - 1]) at = address - isa::kBundleBytes;
   for (const auto& v : vars_)
-    if (v.scope == scope && v.name == name && address >= v.lowPc && address < v.highPc && v.regFile != 0) return &v;
+    if (v.scope == scope && v.name == name && at >= v.lowPc && at < v.highPc && v.regFile != 0) return &v;
   return nullptr;
 }
 

@@ -276,6 +276,17 @@ def main():
               "a __local__ array of vectors is a variable in local memory (buf[2][3], whatis)", out)
         save_npy(os.path.join(tmp, "x.npy"), [1.0] * 64, (1, 64))
 
+        # A value is shown until the bundle that overwrites its register has run: at the sample axpy's store line
+        # (whose first bundle, the mac, overwrites yv's register) xv and yv are still the loaded vectors.
+        save_npy(os.path.join(tmp, "ax.npy"), [i * 0.5 for i in range(64)], (1, 64))
+        save_npy(os.path.join(tmp, "ay.npy"), [float(i) for i in range(64)], (1, 64))
+        axpy = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "samples", "tpc-c", "axpy_f32.c")
+        o = os.path.join(tmp, "axpy.o")
+        subprocess.run([CLANG, "-g", "-O0", "-c", axpy, "-o", o], check=True)
+        out = gdb(o, ["break 13", "run", "print xv[1]", "print yv[1]"], ["-t", "ax.npy", "-t", "ay.npy", "-s", "2"], tmp)
+        check(value(out, 1) == "0.5" and value(out, 2) == "1",
+              "variables read the state before the bundle at the pc (yv at the bundle that overwrites it)", out)
+
         # Kernel printf passes through.
         o = compile_kernel(tmp, "pf", PRINTF, "-O2")
         out = gdb(o, ["run"], ["-t", "x.npy", "-s", "42", "--cores", "2", "--index-space", "2"], tmp)

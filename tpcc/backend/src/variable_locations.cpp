@@ -118,15 +118,19 @@ std::vector<obj::VarLocation> variableLocations(const MFunction& mf, const std::
                 return true;
             return false;
           };
+          // As the register ranges, the slot's range describes the state after each bundle: from the store on,
+          // up to (not including) a bundle that assigns the variable anew or rewrites the slot.
           std::vector<char> inSlot(n, 0);
+          inSlot[k] = 1;
           work.assign(succ[k].begin(), succ[k].end());
           while (!work.empty()) {
             const size_t at = work.back();
             work.pop_back();
             if (inSlot[at]) continue;
             if (std::find(assigned[at].begin(), assigned[at].end(), index) != assigned[at].end()) continue;
+            if (rewritesSlot(at)) continue;
             inSlot[at] = 1;
-            if (!rewritesSlot(at)) work.insert(work.end(), succ[at].begin(), succ[at].end());
+            work.insert(work.end(), succ[at].begin(), succ[at].end());
           }
           for (size_t at = 0; at < n; ++at)
             if (reached[at]) inSlot[at] = 0;

@@ -68,6 +68,9 @@ class DebugInfo {
   // Every variable name declared in `scope` (in first-seen order), and the live record of `name` in that
   // scope at `address` (nullptr: optimized out there).
   std::vector<std::string> variablesOfScope(uint32_t scope, bool arguments) const;
+  // Records describe the state after their bundles run (the compiler's convention: a value's range starts at
+  // the bundle that writes it and ends before the one that overwrites it); the state before `address` runs
+  // is the state after the bundle before it, when that one falls through to it.
   const VarRecord* locate(const std::string& name, uint32_t scope, uint32_t address) const;
   // The declared type of a variable in a scope, empty when unknown.
   std::string typeOf(const std::string& name, uint32_t scope) const;
@@ -83,6 +86,7 @@ class DebugInfo {
   std::vector<obj::ScopeRange> scopeRanges_;
   std::string kernelName_;
   uint32_t textSize_ = 0;
+  std::vector<bool> fallsThrough_;  // per bundle: execution may continue with the next bundle
 };
 
 }  // namespace tpc::dbg
