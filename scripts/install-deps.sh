@@ -21,6 +21,8 @@ PACKAGES=(
   "libzstd-dev"
   "binutils"
   "python3"
+  "libedit-dev=3.1-20221030-2"
+  "pkg-config"
 )
 
 missing=()
@@ -35,14 +37,31 @@ for spec in "${PACKAGES[@]}"; do
   fi
 done
 
-if ((${#missing[@]} == 0)); then
-  echo "install-deps: all pinned packages present"
-  exit 0
-fi
+# The DAP tests' client library comes from npm into an ignored folder (versions pinned in its package.json);
+# Debian's nodejs and npm are installed when no node is present.
+install_dap_test_client() {
+  local dir
+  dir="$(cd "$(dirname "$0")/.." && pwd)/debugger/dap-tests"
+  if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
+    $SUDO apt-get update -q
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q --no-install-recommends nodejs npm
+  fi
+  if [[ ! -d "$dir/node_modules/@vscode/debugadapter-testsupport" ]]; then
+    (cd "$dir" && npm install --no-audit --no-fund --silent) || echo "install-deps: npm install failed; the DAP tests will be skipped"
+  fi
+}
 
 SUDO=""
 if [[ $(id -u) -ne 0 ]]; then SUDO="sudo"; fi
+
+if ((${#missing[@]} == 0)); then
+  echo "install-deps: all pinned packages present"
+  install_dap_test_client
+  exit 0
+fi
+
 echo "install-deps: installing ${missing[*]}"
 export DEBIAN_FRONTEND=noninteractive
 $SUDO apt-get update -q
 $SUDO apt-get install -y -q --no-install-recommends "${missing[@]}"
+install_dap_test_client

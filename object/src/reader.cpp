@@ -204,6 +204,42 @@ void readDebugVars(const Section& s, const std::string& file, DebugInfo& d) {
   r.expectEnd();
 }
 
+void readDebugScopes(const Section& s, const std::string& file, DebugInfo& d) {
+  ByteReader r(s.data, file, kSectDebugScopes);
+  r.sectionHeader(kDebugScopesMagic, kDebugScopesVersion);
+  uint32_t nScopes = r.count("scope count", 20);
+  d.scopes.reserve(nScopes);
+  for (uint32_t i = 0; i < nScopes; ++i) {
+    InlineScope sc;
+    sc.function = r.str("scope function name");
+    sc.parent = r.u32("scope parent");
+    sc.callFile = r.u32("scope call file");
+    sc.callLine = r.u32("scope call line");
+    sc.callColumn = r.u32("scope call column");
+    d.scopes.push_back(std::move(sc));
+  }
+  uint32_t nRanges = r.count("scope range count", 12);
+  d.scopeRanges.reserve(nRanges);
+  for (uint32_t i = 0; i < nRanges; ++i) {
+    ScopeRange sr;
+    sr.lowPc = r.u32("scope range low pc");
+    sr.highPc = r.u32("scope range high pc");
+    sr.scope = r.u32("scope range scope");
+    d.scopeRanges.push_back(sr);
+  }
+  uint32_t nVars = r.count("variable scope count", 5);
+  d.varScopes.reserve(nVars);
+  for (uint32_t i = 0; i < nVars; ++i) {
+    VarScope v;
+    v.scope = r.u32("variable scope");
+    uint8_t flags = r.u8("variable flags");
+    if (flags > 1) r.fail(fmt::format("variable scope {}: flags {:#x}, expected 0 or 1", i, flags));
+    v.isArgument = flags != 0;
+    d.varScopes.push_back(v);
+  }
+  r.expectEnd();
+}
+
 // The entry symbol must be a function covering all of .text.
 void checkSymtab(const ElfReader& elf, const Section& symtab, size_t textIndex, const KernelObject& obj) {
   const auto& sects = elf.sections();
@@ -256,6 +292,7 @@ KernelObject readObject(std::span<const uint8_t> bytes, const std::string& nameF
   const Section* debugLine = elf.find(kSectDebugLine, SHT_PROGBITS);
   const Section* debugVars = elf.find(kSectDebugVars, SHT_PROGBITS);
   const Section* printfTable = elf.find(kSectPrintf, SHT_PROGBITS);
+  const Section* debugScopes = elf.find(kSectDebugScopes, SHT_PROGBITS);
   const Section* symtab = elf.find(kSectSymtab, SHT_SYMTAB);
 
   if (text->data.size() % kBundleBytes != 0)
@@ -269,6 +306,7 @@ KernelObject readObject(std::span<const uint8_t> bytes, const std::string& nameF
   if (debugLine) readDebugLine(*debugLine, file, obj.debug);
   if (debugVars) readDebugVars(*debugVars, file, obj.debug);
   if (printfTable) readPrintf(*printfTable, file, obj.printfFormats);
+  if (debugScopes) readDebugScopes(*debugScopes, file, obj.debug);
 
   // Semantic checks shared with the writer (name, arch, types, debug ranges against .text).
   detail::validateObject(obj, file);

@@ -73,6 +73,33 @@ void validateObject(const KernelObject& obj, const std::string& file) {
                        "(size {})",
                        i, v.name, v.lowPc, v.highPc, textSize));
   }
+  // Inline scopes: parents come first (no cycles), ranges are bundle-aligned, one scope per variable.
+  if (d.scopes.size() > std::numeric_limits<uint32_t>::max() || d.scopeRanges.size() > std::numeric_limits<uint32_t>::max())
+    fail("too many debug scope records");
+  for (size_t i = 0; i < d.scopes.size(); ++i) {
+    const InlineScope& s = d.scopes[i];
+    checkString(s.function, fmt::format("scope {} function name", i));
+    if (i > 0 && s.parent >= i)
+      fail(fmt::format("scope {} ('{}'): parent {} is not an earlier scope", i, s.function, s.parent));
+    if (i > 0 && s.callFile >= d.files.size())
+      fail(fmt::format("scope {} ('{}'): call file index {} is out of range ({} files)", i, s.function, s.callFile,
+                       d.files.size()));
+  }
+  for (size_t i = 0; i < d.scopeRanges.size(); ++i) {
+    const ScopeRange& r = d.scopeRanges[i];
+    if (r.scope >= d.scopes.size() || r.lowPc > r.highPc || r.highPc > textSize || r.lowPc % kBundleBytes != 0 ||
+        r.highPc % kBundleBytes != 0)
+      fail(fmt::format("scope range {}: [{}, {}) in scope {} is not a bundle-aligned range within .text (size {}) "
+                       "of one of the {} scopes",
+                       i, r.lowPc, r.highPc, r.scope, textSize, d.scopes.size()));
+  }
+  if (!d.varScopes.empty() && d.varScopes.size() != d.vars.size())
+    fail(fmt::format("{} variable scopes for {} variable records", d.varScopes.size(), d.vars.size()));
+  if (d.scopes.empty() && (!d.scopeRanges.empty() || !d.varScopes.empty()))
+    fail("scope ranges or variable scopes without a scope table");
+  for (size_t i = 0; i < d.varScopes.size(); ++i)
+    if (d.varScopes[i].scope >= d.scopes.size())
+      fail(fmt::format("variable {}: scope {} is out of range ({} scopes)", i, d.varScopes[i].scope, d.scopes.size()));
 }
 
 }  // namespace detail

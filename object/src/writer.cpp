@@ -74,6 +74,33 @@ std::vector<uint8_t> encodeDebugVars(const DebugInfo& d) {
   return std::move(w.bytes());
 }
 
+std::vector<uint8_t> encodeDebugScopes(const DebugInfo& d) {
+  ByteWriter w;
+  w.raw(kDebugScopesMagic, 4);
+  w.u16(kDebugScopesVersion);
+  w.u16(0);
+  w.u32(static_cast<uint32_t>(d.scopes.size()));
+  for (const InlineScope& s : d.scopes) {
+    w.str(s.function);
+    w.u32(s.parent);
+    w.u32(s.callFile);
+    w.u32(s.callLine);
+    w.u32(s.callColumn);
+  }
+  w.u32(static_cast<uint32_t>(d.scopeRanges.size()));
+  for (const ScopeRange& r : d.scopeRanges) {
+    w.u32(r.lowPc);
+    w.u32(r.highPc);
+    w.u32(r.scope);
+  }
+  w.u32(static_cast<uint32_t>(d.varScopes.size()));
+  for (const VarScope& v : d.varScopes) {
+    w.u32(v.scope);
+    w.u8(v.isArgument ? 1 : 0);
+  }
+  return std::move(w.bytes());
+}
+
 struct OutSection {
   std::string_view name;
   uint32_t type = SHT_NULL;
@@ -117,6 +144,9 @@ std::vector<uint8_t> writeObject(const KernelObject& obj) {
   if (!obj.bitcode.empty()) sects.push_back({kSectBitcode, SHT_PROGBITS, 0, 4, 0, 0, 0, obj.bitcode});
   if (!debugLine.empty()) sects.push_back({kSectDebugLine, SHT_PROGBITS, 0, 4, 0, 0, 0, debugLine});
   if (!debugVars.empty()) sects.push_back({kSectDebugVars, SHT_PROGBITS, 0, 4, 0, 0, 0, debugVars});
+  const std::vector<uint8_t> debugScopes =
+      obj.debug.scopes.empty() ? std::vector<uint8_t>{} : encodeDebugScopes(obj.debug);
+  if (!debugScopes.empty()) sects.push_back({kSectDebugScopes, SHT_PROGBITS, 0, 4, 0, 0, 0, debugScopes});
   const std::vector<uint8_t> printfTable = obj.printfFormats.empty() ? std::vector<uint8_t>{} : encodePrintf(obj.printfFormats);
   if (!printfTable.empty()) sects.push_back({kSectPrintf, SHT_PROGBITS, 0, 4, 0, 0, 0, printfTable});
 

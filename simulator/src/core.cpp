@@ -199,7 +199,7 @@ std::string regName(uint16_t id) {
 }  // namespace
 
 StopReason Core::run() {
-  bool slow = anyBreakpoint_ || trace_ != nullptr || !watches_.empty();
+  bool slow = anyBreakpoint_ || trace_ != nullptr || !watches_.empty() || interrupt_ != nullptr;
   return slow ? runLoop<true>(false) : runLoop<false>(false);
 }
 
@@ -223,6 +223,7 @@ template <bool kSlow> StopReason Core::runLoop(bool single) {
       if (pc_ >= n) return raise("execution ran past the end of the code (no halt)");
       if constexpr (kSlow) {
         // A breakpoint stops before its bundle runs; resuming from it runs that bundle.
+        if (interrupt_ && !first && interrupt_->load(std::memory_order_relaxed)) return StopReason::Interrupted;
         if (anyBreakpoint_ && breakpoints_[pc_] && !(first && resuming)) {
           skipBreakpointOnce_ = true;
           return StopReason::Breakpoint;

@@ -44,9 +44,14 @@ std::string disassemble(const obj::KernelObject& o, const DisassemblyOptions& op
     out += fmt::format(".scalar_local {}\n.vector_local {}\n", o.scalarLocalBytes, o.vectorLocalBytes);
     for (const std::string& f : o.printfFormats) out += ".printf_format " + quoteCString(f) + "\n";
     if (options.withSource)
-      for (const obj::VarLocation& v : o.debug.vars)
-        out += fmt::format("// variable {} ({}): {}{} in [0x{:x}, 0x{:x})\n", v.name, v.typeName.empty() ? "?" : v.typeName,
-                           isa::regFilePrefix(static_cast<isa::RegFile>(v.regFile)), v.regIndex, v.lowPc, v.highPc);
+      for (const obj::VarLocation& v : o.debug.vars) {
+        // Local memory (a spill slot or a __local__ variable) or a register.
+        std::string where = v.regFile == obj::kLocScalarLocal   ? fmt::format("slm[0x{:x}]", v.localOffset)
+                            : v.regFile == obj::kLocVectorLocal ? fmt::format("vlm[0x{:x}]", v.localOffset)
+                                                                : fmt::format("{}{}", isa::regFilePrefix(static_cast<isa::RegFile>(v.regFile)), v.regIndex);
+        out += fmt::format("// variable {} ({}): {} in [0x{:x}, 0x{:x})\n", v.name, v.typeName.empty() ? "?" : v.typeName,
+                           where, v.lowPc, v.highPc);
+      }
     out += fmt::format("{}:\n", o.kernelName);
   }
 

@@ -539,7 +539,11 @@ obj::KernelObject generateObject(llvm::Module& module, const KernelSignature& si
       lastCol = l.column;
     }
   }
-  if (options.debugInfo) o.debug.vars = variableLocations(mf, bundles);
+  if (options.debugInfo) {
+    std::vector<obj::VarScope> varScopes;
+    o.debug.vars = variableLocations(mf, bundles, &varScopes);
+    if (!mf.scopes.empty()) appendInlineScopes(mf, bundles, std::move(varScopes), o);
+  }
   llvm::SmallVector<char, 0> bitcode;
   llvm::raw_svector_ostream os(bitcode);
   llvm::WriteBitcodeToFile(module, os);

@@ -5,6 +5,7 @@
 // copies at the end of the predecessors (critical edges are split before).
 #include "tpc/cc/isel.h"
 
+#include <algorithm>
 #include <map>
 #include <optional>
 #include <tuple>
@@ -14,6 +15,7 @@
 #include <llvm/Analysis/ValueTracking.h>
 #include <llvm/Analysis/VectorUtils.h>
 #include <llvm/IR/Constants.h>
+#include <llvm/BinaryFormat/Dwarf.h>
 #include <llvm/IR/DebugInfoMetadata.h>
 #include <llvm/IR/DebugProgramInstruction.h>
 #include <llvm/IR/Function.h>
@@ -151,6 +153,7 @@ class Selector : public SelectionContext {
       }
     }
     lowerPhis();
+    noteLocalVariables();
     return std::move(mf_);
   }
 
@@ -161,7 +164,22 @@ class Selector : public SelectionContext {
     const llvm::DILocation* l = in.getDebugLoc().get();
     // Code inlined from the implicit headers (tpc-special.h's functions) is reported at the user's call.
     while (l && l->getInlinedAt() && l->getFilename().starts_with(kImplicitHeaderDir)) l = l->getInlinedAt();
-    if (l) loc_ = SourceLoc{l->getLine(), l->getColumn()};
+    if (l) loc_ = SourceLoc{l->getLine(), l->getColumn(), l->getInlinedAt() ? scopeOf(l->getInlinedAt(), l->getScope()) : 0};
+  }
+
+  // The inline scope of code inlined at `callSite` from the function of `calleeScope` (-g): one scope per
+  // call site, its parent the scope the call site itself is in.
+  uint32_t scopeOf(const llvm::DILocation* callSite, const llvm::DILocalScope* calleeScope) {
+    auto it = scopeIndex_.find(callSite);
+    if (it != scopeIndex_.end()) return it->second;
+    uint32_t parent = 0;
+    if (callSite->getInlinedAt()) parent = scopeOf(callSite->getInlinedAt(), callSite->getScope());
+    std::string name = "?";
+    if (const llvm::DISubprogram* sp = calleeScope ? calleeScope->getSubprogram() : nullptr) name = sp->getName().str();
+    mf_.scopes.push_back({name, parent, callSite->getLine(), callSite->getColumn()});
+    const auto index = static_cast<uint32_t>(mf_.scopes.size());
+    scopeIndex_[callSite] = index;
+    return index;
   }
 
   [[noreturn]] void unsupported(const llvm::Value& v, const std::string& what) {
@@ -237,7 +255,9 @@ class Selector : public SelectionContext {
         // One entry per source variable (per inlined instance), however many values it takes: a location
         // ends where the variable is assigned again.
         auto [at, added] = variableIndex_.try_emplace({var, inlinedAt}, static_cast<uint32_t>(mf_.variables.size()));
-        if (added) mf_.variables.push_back({var->getName().str(), type});
+        if (added)
+          mf_.variables.push_back({var->getName().str(), type, inlinedAt ? scopeOf(inlinedAt, var->getScope()) : 0,
+                                   var->getArg() != 0});
         insts[k].variables.emplace_back(at->second, r);
         return;
       }
@@ -419,6 +439,36 @@ class Selector : public SelectionContext {
       throw CodegenError(fmt::format("__local__ variable '{}' cannot have an initializer (local memory starts "
                                      "undefined; assign it in the kernel)", g->getName().str()), loc_);
     return localOffsets_[g] = allocateLocal(g->getValueType());
+  }
+
+  // The __local__ variables the kernel uses, with their debug names and types (-g), in address order.
+  void noteLocalVariables() {
+    std::vector<std::pair<const llvm::GlobalVariable*, uint32_t>> used(localOffsets_.begin(), localOffsets_.end());
+    std::sort(used.begin(), used.end(), [](const auto& a, const auto& b) { return a.second < b.second; });
+    for (const auto& [g, address] : used) {
+      llvm::SmallVector<llvm::DIGlobalVariableExpression*, 1> infos;
+      g->getDebugInfo(infos);
+      if (infos.empty() || !infos[0]->getVariable()) continue;
+      const llvm::DIGlobalVariable* var = infos[0]->getVariable();
+      mf_.localVariables.push_back({var->getName().str(), debugTypeName(var->getType()), address & ~kVectorLocalTag,
+                                    (address & kVectorLocalTag) != 0});
+    }
+  }
+
+  // "float64[4]" for an array, the type's own name otherwise (qualifiers dropped).
+  static std::string debugTypeName(const llvm::DIType* t) {
+    while (auto* d = llvm::dyn_cast_or_null<llvm::DIDerivedType>(t)) {
+      if (!d->getName().empty()) break;
+      t = d->getBaseType();
+    }
+    auto* array = llvm::dyn_cast_or_null<llvm::DICompositeType>(t);
+    if (!array || array->getTag() != llvm::dwarf::DW_TAG_array_type) return t ? t->getName().str() : "";
+    std::string name = debugTypeName(array->getBaseType());
+    for (const llvm::DINode* e : array->getElements())
+      if (auto* r = llvm::dyn_cast<llvm::DISubrange>(e))
+        if (auto* count = llvm::dyn_cast_if_present<llvm::ConstantInt*>(r->getCount()))
+          name += "[" + std::to_string(count->getSExtValue()) + "]";
+    return name;
   }
 
   // Vector data goes to vector local memory (256-byte aligned), everything else to scalar local memory.
@@ -1741,6 +1791,7 @@ class Selector : public SelectionContext {
   std::unordered_map<const llvm::BasicBlock*, int> blockIndex_;
   std::unordered_map<const llvm::Value*, std::vector<Reg>> values_;
   std::map<std::pair<const llvm::DILocalVariable*, const llvm::DILocation*>, uint32_t> variableIndex_;  // into mf_.variables
+  std::map<const llvm::DILocation*, uint32_t> scopeIndex_;  // inline call site -> scope (1-based)
   std::unordered_map<const llvm::Value*, int> tensorIndex_;
   std::unordered_map<const llvm::GlobalVariable*, uint32_t> localOffsets_;
   std::unordered_map<const llvm::Value*, uint32_t> allocaAddress_;

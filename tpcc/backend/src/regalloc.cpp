@@ -499,6 +499,9 @@ void insertSpillCode(MFunction& mf, RegFile file, const std::vector<uint32_t>& s
       if (dstSpilled) stored = mi.dst.id;
       if (mi.dstIsRead || (mi.pred.valid() && dstSpilled)) reload(mi.dst);
       if (dstSpilled) mi.dst = tempFor(*stored);
+      // -g: the variables of a spilled value are in its temporary here (and in the slot after the store).
+      for (auto& var : mi.variables)
+        if (stored && isSpilled(var.second) && var.second.id == *stored) var.second = mi.dst;
       mi.copy = mi.copy && !stored;
       out.push_back(mi);
       if (stored) {

@@ -49,11 +49,43 @@ struct VarLocation {
   bool operator==(const VarLocation&) const = default;
 };
 
+// Register-file numbers of VarLocation beyond the ISA's register files (isa::RegFile 1..6): the variable
+// lives in local memory at localOffset (a spill slot or a __local__ variable).
+inline constexpr uint8_t kLocScalarLocal = 16;
+inline constexpr uint8_t kLocVectorLocal = 17;
+
+// An inlined call (.tpc.debug_scopes): scope 0 is the kernel's own body; every other scope is a function
+// inlined into its parent scope at callLine:callColumn of the parent's file.
+struct InlineScope {
+  std::string function;
+  uint32_t parent = 0;
+  uint32_t callFile = 0, callLine = 0, callColumn = 0;
+  bool operator==(const InlineScope&) const = default;
+};
+
+// The innermost scope of the bundles in [lowPc, highPc); bundles no range covers are in scope 0.
+struct ScopeRange {
+  uint32_t lowPc = 0, highPc = 0, scope = 0;
+  bool operator==(const ScopeRange&) const = default;
+};
+
+// The scope a variable record (same index in DebugInfo::vars) belongs to, and whether it is a parameter.
+struct VarScope {
+  uint32_t scope = 0;
+  bool isArgument = false;
+  bool operator==(const VarScope&) const = default;
+};
+
 struct DebugInfo {
   std::vector<std::string> files;
   std::vector<LineEntry> lines;
   std::vector<VarLocation> vars;
-  bool empty() const { return files.empty() && lines.empty() && vars.empty(); }
+  // Optional (.tpc.debug_scopes): inlined calls. When present, scopes[0] is the kernel and varScopes has
+  // one entry per variable record.
+  std::vector<InlineScope> scopes;
+  std::vector<ScopeRange> scopeRanges;
+  std::vector<VarScope> varScopes;
+  bool empty() const { return files.empty() && lines.empty() && vars.empty() && scopes.empty(); }
   bool operator==(const DebugInfo&) const = default;
 };
 

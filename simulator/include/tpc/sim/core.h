@@ -2,6 +2,7 @@
 #pragma once
 
 #include <array>
+#include <atomic>
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -33,7 +34,7 @@ struct CoreStats {
   uint64_t vectorLaneOps = 0;
 };
 
-enum class StopReason { Halted, Breakpoint, Watchpoint, StepDone, Fault };
+enum class StopReason { Halted, Breakpoint, Watchpoint, StepDone, Fault, Interrupted };
 
 // What the core needs from the launch: the architecture, the tensors and global memory (shared by all
 // cores), and the limits.
@@ -99,7 +100,17 @@ class Core {
   // Returns the watch's number.
   int addWatch(Watch w);
   void removeWatch(int number);
+  // Forgets every watch (the debugger re-adds its own after restoring a checkpoint).
+  void clearWatches() {
+    watches_.clear();
+    watchActive_.clear();
+    lastWatchHit_ = -1;
+  }
   int lastWatchHit() const { return lastWatchHit_; }
+  // While set, the run stops (Interrupted, before a bundle) once *flag is true: the debugger's pause,
+  // raised from another thread. Only the run loop with breakpoints checks it, so it costs the plain run
+  // nothing.
+  void setInterrupt(const std::atomic<bool>* flag) { interrupt_ = flag; }
   // One line per executed bundle is appended here while set (core, cycle, address, disassembly, writes).
   void setTrace(std::string* out) { trace_ = out; }
   // What the kernel printed with printf, in order.
@@ -163,6 +174,7 @@ class Core {
   int lastWatchHit_ = -1;
   bool skipBreakpointOnce_ = false;
   std::string* trace_ = nullptr;
+  const std::atomic<bool>* interrupt_ = nullptr;
   std::string printf_;
   CoreStats stats_;
   std::optional<Fault> fault_;

@@ -36,6 +36,7 @@ struct MOperand {
 
 struct SourceLoc {
   uint32_t line = 0, column = 0;
+  uint32_t scope = 0;  // inline scope (-g): 0 the kernel, k > 0 MFunction::scopes[k - 1]
 };
 
 struct MInst {
@@ -91,8 +92,23 @@ struct MFunction {
   std::vector<std::pair<Reg, uint32_t>> precolored;  // virtual register -> the physical index it must get
   struct Variable {
     std::string name, typeName;
+    uint32_t scope = 0;       // inline scope, as SourceLoc::scope
+    bool isArgument = false;  // a parameter of its function
   };
   std::vector<Variable> variables;  // source variables with debug locations (-g)
+  // Inlined calls (-g): the function, the scope it was inlined into, and the call's line and column there.
+  struct InlineScope {
+    std::string function;
+    uint32_t parent = 0, line = 0, column = 0;
+  };
+  std::vector<InlineScope> scopes;
+  // __local__ variables (-g): where each lives in scalar or vector local memory for the whole kernel.
+  struct LocalVariable {
+    std::string name, typeName;
+    uint32_t offset = 0;
+    bool vector = false;
+  };
+  std::vector<LocalVariable> localVariables;
   std::vector<std::string> printfFormats;  // format strings of printf, by index
   uint32_t scalarLocalBytes = 0, vectorLocalBytes = 0;  // local memory used by the kernel's data
 

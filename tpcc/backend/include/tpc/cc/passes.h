@@ -35,7 +35,13 @@ std::vector<ScheduledBundle> scheduleFunction(const MFunction& mf, const isa::Ar
 // Where each source variable lives in the scheduled code, for the debug info: the bundles its value reaches
 // along the control flow before its register is written again or the variable is assigned anew (one
 // location per run of consecutive bundles). See variable_locations.cpp.
-std::vector<obj::VarLocation> variableLocations(const MFunction& mf, const std::vector<ScheduledBundle>& bundles);
+// `scopes` (optional) receives each record's inline scope and parameter flag (.tpc.debug_scopes); a value
+// spilled to local memory is located in its slot where its register no longer holds it.
+std::vector<obj::VarLocation> variableLocations(const MFunction& mf, const std::vector<ScheduledBundle>& bundles,
+                                                std::vector<obj::VarScope>* scopes = nullptr);
+// Fills the object's inline scopes from mf.scopes and the bundles' source locations (-g).
+void appendInlineScopes(const MFunction& mf, const std::vector<ScheduledBundle>& bundles,
+                        std::vector<obj::VarScope> varScopes, obj::KernelObject& o);
 
 // The machine IR as text, for debugging the backend (tpc-clang -mllvm-like option --print-mir).
 std::string printMir(const MFunction& mf);
