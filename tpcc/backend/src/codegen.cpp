@@ -292,6 +292,12 @@ void preferUnrollEpilogue() {
   (void)done;
 }
 
+// An instruction's source position (before inlining: the position in the function it belongs to).
+static SourceLoc sourceLoc(const llvm::Instruction& in) {
+  const llvm::DILocation* l = in.getDebugLoc().get();
+  return l ? SourceLoc{l->getLine(), l->getColumn()} : SourceLoc{};
+}
+
 // Clang's ABI passes a pair (float128, ...) argument `byval`, as a pointer to a copy in local memory. The
 // builtins (__tpc_<name>) take pairs by value instead: the members are loaded before the call, so that SROA
 // keeps pairs in registers and selection sees an aggregate value of two vector registers.
@@ -315,7 +321,8 @@ static void passPairsByValue(llvm::Module& module) {
     for (llvm::User* u : old->users()) {
       auto* call = llvm::dyn_cast<llvm::CallInst>(u);
       if (!call || call->getCalledFunction() != old)
-        throw CodegenError(fmt::format("'{}' is used other than called", f->getName().str()), SourceLoc{});
+        throw CodegenError(fmt::format("'{}' is used other than called", f->getName().str()),
+                           llvm::isa<llvm::Instruction>(u) ? sourceLoc(*llvm::cast<llvm::Instruction>(u)) : SourceLoc{});
       calls.push_back(call);
     }
     for (llvm::CallInst* call : calls) {
@@ -327,7 +334,7 @@ static void passPairsByValue(llvm::Module& module) {
         if (a->hasByValAttr()) {
           auto* st = llvm::dyn_cast<llvm::StructType>(a->getParamByValType());
           if (!st) throw CodegenError(fmt::format("'{}': a by-value argument that is not a pair", f->getName().str()),
-                                      SourceLoc{});
+                                      sourceLoc(*call));
           llvm::Value* agg = llvm::PoisonValue::get(st);
           for (unsigned e = 0; e < st->getNumElements(); ++e) {
             llvm::Value* at = b.CreateStructGEP(st, v, e);
@@ -394,8 +401,42 @@ static void expandMemoryIntrinsics(llvm::Module& module) {
   }
 }
 
-void optimizeModule(llvm::Module& module, int optLevel, int unrollCount) {
+namespace {
+
+// Copies every instruction's source position into kSourcePositionMetadata. Instructions of the implicit
+// headers get none: an error in their code points at the user's call, which their debug location
+// says (inlinedAt) while they keep it, and their users' positions otherwise.
+void keepSourcePositions(llvm::Module& module) {
+  llvm::LLVMContext& ctx = module.getContext();
+  const unsigned kind = ctx.getMDKindID(kSourcePositionMetadata);
+  llvm::Type* i32 = llvm::Type::getInt32Ty(ctx);
+  for (llvm::Function& f : module)
+    for (llvm::Instruction& in : llvm::instructions(f)) {
+      const llvm::DILocation* l = in.getDebugLoc().get();
+      if (!l || !l->getLine() || l->getFilename().starts_with(kImplicitHeaderDir)) continue;
+      in.setMetadata(kind, llvm::MDNode::get(ctx, {llvm::ConstantAsMetadata::get(llvm::ConstantInt::get(i32, l->getLine())),
+                                                   llvm::ConstantAsMetadata::get(llvm::ConstantInt::get(i32, l->getColumn()))}));
+    }
+}
+
+// dispatchTensorChoices on the kernel entry, as a pass of the pipeline (before switches are lowered and
+// critical edges split, since it adds branches).
+struct TensorChoicesPass : llvm::PassInfoMixin<TensorChoicesPass> {
+  TensorChoicesPass(const llvm::Function* entry, const KernelSignature* signature) : entry(entry), signature(signature) {}
+  const llvm::Function* entry;
+  const KernelSignature* signature;
+  llvm::PreservedAnalyses run(llvm::Function& f, llvm::FunctionAnalysisManager&) {
+    if (&f != entry) return llvm::PreservedAnalyses::all();
+    dispatchTensorChoices(f, *signature);
+    return llvm::PreservedAnalyses::none();
+  }
+};
+
+}  // namespace
+
+void optimizeModule(llvm::Module& module, const KernelSignature& signature, int optLevel, int unrollCount) {
   preferUnrollEpilogue();
+  keepSourcePositions(module);
   passPairsByValue(module);
   llvm::Function* entry = findEntry(module);
   // Helper functions exist only inlined into the kernel.
@@ -469,6 +510,7 @@ void optimizeModule(llvm::Module& module, int optLevel, int unrollCount) {
     fpm.addPass(llvm::SROAPass(llvm::SROAOptions::ModifyCFG));
     fpm.addPass(llvm::PromotePass());
   }
+  fpm.addPass(TensorChoicesPass(entry, &signature));
   fpm.addPass(llvm::LowerSwitchPass());
   fpm.addPass(llvm::BreakCriticalEdgesPass());
   mpm.addPass(llvm::createModuleToFunctionPassAdaptor(std::move(fpm)));

@@ -7,6 +7,7 @@
 
 #include <map>
 #include <optional>
+#include <set>
 #include <tuple>
 #include <unordered_map>
 
@@ -144,6 +145,7 @@ class Selector : public SelectionContext {
     for (llvm::BasicBlock& bb : f_) {
       cur_ = blockIndex_[&bb];
       for (llvm::Instruction& in : bb) {
+        inst_ = &in;
         setLoc(in);
         select(in);
         for (llvm::DbgVariableRecord& dvr : llvm::filterDbgVars(in.getDbgRecordRange()))
@@ -157,18 +159,63 @@ class Selector : public SelectionContext {
  private:
   // ---------------------------------------------------------------------------------- bookkeeping
 
-  void setLoc(const llvm::Instruction& in) {
+  // An instruction's source position; code inlined from the implicit headers (tpc-special.h's functions)
+  // is at the user's call. None for line 0, LLVM's mark of an instruction moved or merged from several.
+  static std::optional<SourceLoc> ownLoc(const llvm::Instruction& in) {
     const llvm::DILocation* l = in.getDebugLoc().get();
-    // Code inlined from the implicit headers (tpc-special.h's functions) is reported at the user's call.
     while (l && l->getInlinedAt() && l->getFilename().starts_with(kImplicitHeaderDir)) l = l->getInlinedAt();
-    if (l) loc_ = SourceLoc{l->getLine(), l->getColumn()};
+    if (!l || !l->getLine()) return std::nullopt;
+    return SourceLoc{l->getLine(), l->getColumn()};
+  }
+
+  void setLoc(const llvm::Instruction& in) {
+    if (auto l = ownLoc(in)) loc_ = *l;
+  }
+
+  // The position an instruction had before LLVM dropped its debug location (kSourcePositionMetadata).
+  static std::optional<SourceLoc> keptLoc(const llvm::Instruction& in) {
+    const llvm::MDNode* md = in.getMetadata(kSourcePositionMetadata);
+    if (!md || md->getNumOperands() != 2) return std::nullopt;
+    auto* line = llvm::mdconst::dyn_extract<llvm::ConstantInt>(md->getOperand(0));
+    auto* column = llvm::mdconst::dyn_extract<llvm::ConstantInt>(md->getOperand(1));
+    if (!line || !column) return std::nullopt;
+    return SourceLoc{static_cast<uint32_t>(line->getZExtValue()), static_cast<uint32_t>(column->getZExtValue())};
+  }
+
+  // Where an error about instruction `in` points: its own position, or the one it had before LLVM hoisted
+  // it out of a loop; for one LLVM made (a select merged from two branches), the nearest of its users
+  // that has one, then the nearest instruction before it, then after it, in its block; the kernel's line
+  // last.
+  SourceLoc errorLoc(const llvm::Instruction* in) const {
+    if (!in) return kernelLoc();
+    if (auto l = ownLoc(*in)) return *l;
+    if (auto l = keptLoc(*in)) return *l;
+    std::vector<const llvm::Instruction*> users = {in};
+    std::set<const llvm::Instruction*> seen = {in};
+    auto anyLoc = [](const llvm::Instruction& i) { return ownLoc(i) ? ownLoc(i) : keptLoc(i); };
+    for (size_t k = 0; k < users.size() && k < 256; ++k) {
+      if (auto l = anyLoc(*users[k])) return *l;
+      for (const llvm::User* u : users[k]->users())
+        if (auto* ui = dyn_cast<llvm::Instruction>(u); ui && seen.insert(ui).second) users.push_back(ui);
+    }
+    for (const llvm::Instruction* p = in->getPrevNode(); p; p = p->getPrevNode())
+      if (auto l = anyLoc(*p)) return *l;
+    for (const llvm::Instruction* n = in->getNextNode(); n; n = n->getNextNode())
+      if (auto l = anyLoc(*n)) return *l;
+    return kernelLoc();
+  }
+
+  SourceLoc kernelLoc() const {
+    if (const llvm::DISubprogram* sp = f_.getSubprogram()) return SourceLoc{sp->getLine(), 1};
+    return SourceLoc{};
   }
 
   [[noreturn]] void unsupported(const llvm::Value& v, const std::string& what) {
     std::string ir = describe(v);
     while (!ir.empty() && ir.front() == ' ') ir.erase(ir.begin());
     if (ir.size() > 100) ir = ir.substr(0, 97) + "...";
-    throw CodegenError(fmt::format("{} is not supported by the TPC backend (IR: {})", what, ir), loc_);
+    auto* in = dyn_cast<llvm::Instruction>(&v);
+    throw CodegenError(fmt::format("{} is not supported by the TPC backend (IR: {})", what, ir), errorLoc(in ? in : inst_));
   }
 
   MInst& emit(MInst mi, int block = -1) {
@@ -252,7 +299,7 @@ class Selector : public SelectionContext {
     if (it != values_.end()) return it->second;
     if (tensorIndex_.count(v))
       throw CodegenError(fmt::format("tensor '{}' is used as a value: pass tensor parameters to intrinsics directly",
-                                     v->getName().str()), loc_);
+                                     v->getName().str()), errorLoc(inst_));
     if (auto* c = dyn_cast<llvm::Constant>(v)) {
       // Constants are materialized where they are used; not cached, since the block differs.
       scratch_ = {materialize(c)};
@@ -414,10 +461,10 @@ class Selector : public SelectionContext {
     auto it = localOffsets_.find(g);
     if (it != localOffsets_.end()) return it->second;
     if (g->getAddressSpace() != kLocalAddressSpace)
-      throw CodegenError(fmt::format("global variable '{}' must be declared __local__", g->getName().str()), loc_);
+      throw CodegenError(fmt::format("global variable '{}' must be declared __local__", g->getName().str()), errorLoc(inst_));
     if (g->hasInitializer() && !g->getInitializer()->isNullValue() && !isa<llvm::UndefValue>(g->getInitializer()))
       throw CodegenError(fmt::format("__local__ variable '{}' cannot have an initializer (local memory starts "
-                                     "undefined; assign it in the kernel)", g->getName().str()), loc_);
+                                     "undefined; assign it in the kernel)", g->getName().str()), errorLoc(inst_));
     return localOffsets_[g] = allocateLocal(g->getValueType());
   }
 
@@ -497,7 +544,7 @@ class Selector : public SelectionContext {
       case RegFile::SP: mi = make(InsnId::SpuMovSp, DType::F32, dst); break;
       case RegFile::VP: mi = make(InsnId::VpuMovVp, DType::F32, dst); break;
       case RegFile::AD: mi = make(InsnId::SpuMovAd, DType::F32, dst); break;
-      default: throw CodegenError("cannot copy a register of this kind", loc_);
+      default: throw CodegenError("cannot copy a register of this kind", errorLoc(inst_));
     }
     mi.src[0] = MOperand::ofReg(src);
     mi.copy = true;
@@ -893,7 +940,7 @@ class Selector : public SelectionContext {
       case RegFile::I: return InsnId::SpuIMov;
       case RegFile::SP: return InsnId::SpuMovSp;
       case RegFile::VP: return InsnId::VpuMovVp;
-      default: throw CodegenError("cannot select values of this kind", loc_);
+      default: throw CodegenError("cannot select values of this kind", errorLoc(inst_));
     }
   }
 
@@ -1492,9 +1539,9 @@ class Selector : public SelectionContext {
     }
     if (!name.starts_with(isa::kBuiltinPrefix.data()))
       throw CodegenError(fmt::format("call to '{}' cannot be compiled: TPC code calls only intrinsics and "
-                                     "functions that are inlined", name.str()), loc_);
+                                     "functions that are inlined", name.str()), errorLoc(inst_));
     const isa::IntrinsicInfo* info = isa::findIntrinsic(name.substr(isa::kBuiltinPrefix.size()).str());
-    if (!info) throw CodegenError(fmt::format("unknown intrinsic '{}'", name.str()), loc_);
+    if (!info) throw CodegenError(fmt::format("unknown intrinsic '{}'", name.str()), errorLoc(inst_));
     lowerIntrinsicCall(*this, call, *info);
   }
 
@@ -1513,16 +1560,16 @@ class Selector : public SelectionContext {
   void printfCall(llvm::CallInst& call) {
     llvm::StringRef text;
     if (call.arg_size() < 1 || !llvm::getConstantStringInfo(call.getArgOperand(0), text))
-      throw CodegenError("printf: the format must be a string literal", loc_);
+      throw CodegenError("printf: the format must be a string literal", errorLoc(inst_));
     std::string why;
     auto parsed = isa::parsePrintfFormat(text, &why);
-    if (!parsed) throw CodegenError("printf: " + why, loc_);
+    if (!parsed) throw CodegenError("printf: " + why, errorLoc(inst_));
     size_t values = call.arg_size() - 1;
     bool wantsValue = parsed->conversion != isa::PrintfConversion::None;
-    if (values > 1) throw CodegenError("printf: a TPC printf prints at most one value", loc_);
+    if (values > 1) throw CodegenError("printf: a TPC printf prints at most one value", errorLoc(inst_));
     if (wantsValue != (values == 1))
       throw CodegenError(wantsValue ? "printf: the format converts a value but none is given"
-                                    : "printf: a value is given but the format has no conversion for it", loc_);
+                                    : "printf: a value is given but the format has no conversion for it", errorLoc(inst_));
     uint32_t index = 0;
     while (index < mf_.printfFormats.size() && mf_.printfFormats[index] != text) ++index;
     if (index == mf_.printfFormats.size()) mf_.printfFormats.push_back(text.str());
@@ -1674,7 +1721,7 @@ class Selector : public SelectionContext {
   int tensorArgument(llvm::Value* v, const std::string& intrinsic) {
     if (auto it = tensorIndex_.find(v); it != tensorIndex_.end()) return it->second;
     if (auto* c = dyn_cast<llvm::ConstantInt>(v)) return static_cast<int>(c->getSExtValue());
-    throw CodegenError(fmt::format("{}: the tensor argument must be a tensor parameter of the kernel", intrinsic), loc_);
+    throw CodegenError(fmt::format("{}: the tensor argument must be a tensor parameter of the kernel", intrinsic), errorLoc(inst_));
   }
 
   // ---------------------------------------------------------------------------------- SelectionContext
@@ -1689,6 +1736,7 @@ class Selector : public SelectionContext {
   void emitRegCopy(Reg dst, Reg src) override { emitCopy(dst, src); }
   void copyIrValue(llvm::Value* dst, llvm::Value* src) override { copyValue(dst, src); }
   SourceLoc currentLoc() const override { return loc_; }
+  SourceLoc errorLocation() const override { return errorLoc(inst_); }
   int tensorNumber(llvm::Value* v, const std::string& intrinsic) override { return tensorArgument(v, intrinsic); }
   void noteCoordinates(llvm::Value* ndx, MInst* m) override { describeCoordinates(ndx, m); }
   [[noreturn]] void fail(const llvm::Value& v, const std::string& what) override { unsupported(v, what); }
@@ -1710,6 +1758,7 @@ class Selector : public SelectionContext {
         cur_ = p;
         std::vector<std::vector<Reg>> temps;
         for (llvm::PHINode* phi : phis) {
+          inst_ = phi;
           llvm::Value* in = phi->getIncomingValueForBlock(pred);
           std::vector<Reg> t;
           // An undefined address (a pointer assigned only inside a loop): the PHI's register keeps whatever
@@ -1751,6 +1800,7 @@ class Selector : public SelectionContext {
   std::unordered_map<int, Reg> loopBodies_;                      // body -> iterator
   std::unordered_map<const llvm::BasicBlock*, int> backEdgeBlock_;  // dead back-edge block -> body
   int cur_ = 0;
+  const llvm::Instruction* inst_ = nullptr;  // being selected
   SourceLoc loc_;
 };
 

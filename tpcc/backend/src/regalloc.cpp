@@ -406,6 +406,19 @@ class FileAllocator {
   int k_;
 };
 
+// Where an error about registers of `file` that ran out points: the first instruction with a source
+// position that writes one of `values` (the virtual registers that found none).
+SourceLoc definitionLoc(const MFunction& mf, RegFile file, const std::vector<uint32_t>& values) {
+  std::set<uint32_t> wanted(values.begin(), values.end());
+  for (const MBlock& b : mf.blocks)
+    for (const MInst& mi : b.insts)
+      if (mi.loc.line && isVirtual(mi.dst) && mi.dst.file == file && wanted.count(mi.dst.id)) return mi.loc;
+  for (const MBlock& b : mf.blocks)  // none has one: any instruction that does
+    for (const MInst& mi : b.insts)
+      if (mi.loc.line) return mi.loc;
+  return {};
+}
+
 // A value whose only definition reads no register, no memory and no core state (a constant, the lane
 // ids) is recomputed where it is used instead of being spilled: no slot, no store.
 bool rematerializable(const MInst& def) {
@@ -446,7 +459,7 @@ void insertSpillCode(MFunction& mf, RegFile file, const std::vector<uint32_t>& s
     if (addr + size > limit)
       throw CodegenError(fmt::format("the kernel needs more {} registers than the core has, and their spill "
                                      "slots do not fit in local memory", isa::regFilePrefix(file)),
-                         SourceLoc{}, /*outOfRegisters=*/true);
+                         definitionLoc(mf, file, {v}), /*outOfRegisters=*/true);
     used = std::max(used, addr + size);
     slot[v] = addr;
   }
@@ -457,7 +470,8 @@ void insertSpillCode(MFunction& mf, RegFile file, const std::vector<uint32_t>& s
     for (const Reg* r : {&b.condPred, &b.loopCount, &b.loopZero, &b.loopIter, &b.bodyIter})
       if (isSpilled(*r))
         throw CodegenError(fmt::format("the kernel needs more {} registers than the core has around a loop or "
-                                       "branch", isa::regFilePrefix(file)), SourceLoc{}, /*outOfRegisters=*/true);
+                                       "branch", isa::regFilePrefix(file)),
+                           b.endLoc.line ? b.endLoc : definitionLoc(mf, file, {r->id}), /*outOfRegisters=*/true);
     std::vector<MInst> out;
     out.reserve(b.insts.size());
     for (MInst mi : b.insts) {
@@ -565,7 +579,7 @@ void allocateRegisters(MFunction& mf, bool allowSpill) {
         throw CodegenError(fmt::format("the kernel needs more {} registers than the core has ({}) at one point; "
                                        "simplify the code or split the kernel",
                                        isa::regFilePrefix(file), allocatable(file).size()),
-                           SourceLoc{}, /*outOfRegisters=*/true);
+                           definitionLoc(mf, file, uncoloured), /*outOfRegisters=*/true);
       insertSpillCode(mf, file, uncoloured, allocator.spillSlots(uncoloured));
       spilled = true;
     }

@@ -211,7 +211,7 @@ BlockSchedule scheduleBlock(const MFunction& mf, int index, int nextInLayout, in
   if (blk.condTarget >= 0) addJump(blk.condTarget, blk.condPred, blk.condNegate);
   if (blk.loopBody >= 0) {
     if (blk.next != nextInLayout || blk.loopBody != nextInLayout)
-      throw CodegenError("internal: a hardware loop body must follow its preheader");
+      throw CodegenError("internal: a hardware loop body must follow its preheader", blk.endLoc);
     Node n;
     n.inst.op = InsnId::SpuLoop;
     n.inst.dtype = DType::I32;
@@ -225,7 +225,7 @@ BlockSchedule scheduleBlock(const MFunction& mf, int index, int nextInLayout, in
     bs.nodes.push_back(n);
   }
   if (blk.bodyIter.valid() && blk.next != nextInLayout)
-    throw CodegenError("internal: a hardware loop's exit must follow its body");
+    throw CodegenError("internal: a hardware loop's exit must follow its body", blk.endLoc);
   if (blk.loopBody >= 0) {
     // falls through into the loop body
   } else if (blk.next == -1) {
