@@ -556,6 +556,7 @@ obj::KernelObject generateObject(llvm::Module& module, const KernelSignature& si
       if (std::getenv("TPC_DEBUG_MODSCHED")) std::fprintf(stderr, "tpc-clang: %s; again without modulo scheduling\n", e.what());
     }
   }
+  threadJumps(mf);
   if (options.printMir) std::fprintf(stderr, "after allocation:\n%s", printMir(mf).c_str());
   std::vector<ScheduledBundle> bundles = scheduleFunction(mf, *arch);
 

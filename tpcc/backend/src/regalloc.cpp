@@ -590,12 +590,17 @@ void allocateRegisters(MFunction& mf, bool allowSpill) {
     if (file == RegFile::Imm) continue;
     FileAllocator(mf, file).run();
   }
-  // Copies whose sides got the same register disappear.
+  // Copies whose sides got the same register disappear, and so do whole index-register moves onto
+  // themselves (coordinates copied before a partial update are not coalesced on purpose, but may still get
+  // their source's register).
+  auto wholeMove = [](const MInst& mi) {
+    return mi.op == isa::InsnId::SpuIMov && isa::switchField(isa::SwitchField::DimMask).get(mi.sw) == 0x1f;
+  };
   for (MBlock& b : mf.blocks) {
     std::vector<MInst> kept;
     kept.reserve(b.insts.size());
     for (MInst& mi : b.insts) {
-      if (mi.copy && mi.src[0].isReg() && mi.src[0].reg == mi.dst && !mi.pred.valid()) {
+      if ((mi.copy || wholeMove(mi)) && mi.src[0].isReg() && mi.src[0].reg == mi.dst && !mi.pred.valid()) {
         // The value stays where it was: its variables are located from the previous instruction on.
         if (!kept.empty()) kept.back().variables.insert(kept.back().variables.end(), mi.variables.begin(), mi.variables.end());
         continue;

@@ -27,6 +27,10 @@ void legalizeImmediates(MFunction& mf);
 // local memory when `allowSpill`; otherwise, or for other files, CodegenError(outOfRegisters) is thrown.
 void allocateRegisters(MFunction& mf, bool allowSpill = true);
 
+// Jumps into blocks that only jump on go straight to where those lead (into a block that only halts:
+// halt); blocks left unreached are marked dead. See jump_threading.cpp.
+void threadJumps(MFunction& mf);
+
 // List scheduling of each block into bundles, honouring slots, latencies and the read-old-state rule of
 // a bundle; every block ends with its writes landed, so blocks can be scheduled independently. Lays the
 // blocks out and resolves branch targets.
