@@ -339,9 +339,10 @@ class Selector : public SelectionContext {
     return w;
   }
 
-  Reg materialize(llvm::Constant* c) {
+  // A constant in a register: a fresh one, or `into`.
+  Reg materialize(llvm::Constant* c, Reg into = {}) {
     TypeClass tc = classOf(*c);
-    Reg r = newReg(tc.file);
+    Reg r = into.valid() ? into : newReg(tc.file);
     switch (tc.file) {
       case RegFile::S: {
         auto imm = immediateOf(c);
@@ -790,7 +791,7 @@ class Selector : public SelectionContext {
     if (auto* c = dyn_cast<llvm::Constant>(v); c && !s && c->isNullValue()) return MOperand::ofImm(0);
     // A constant in one dimension only (a coordinate step): the shared register for it.
     if (auto* c = dyn_cast<llvm::Constant>(v); c && !s)
-      if (auto lane = singleNonZeroLane(c))
+      if (auto lane = singleNonZeroLane(c); lane && hasCoordinateConstant(lane->first, static_cast<int32_t>(lane->second)))
         return MOperand::ofReg(coordinateConstant(lane->first, static_cast<int32_t>(lane->second)));
     if (s) {
       if (auto* c = dyn_cast<llvm::Constant>(s)) return MOperand::ofImm(*immediateOf(c));
@@ -1169,17 +1170,30 @@ class Selector : public SelectionContext {
     auto cacheKey = std::make_tuple(cur_, base, x, lane);
     if (constant != 0) {
       if (auto it = insertCache_.find(cacheKey); it != insertCache_.end()) {
-        MInst m = make(InsnId::SpuIAdd, DType::I32, dst);
-        m.src[0] = MOperand::ofReg(coordinateConstant(lane, static_cast<int32_t>(constant)));
-        m.src[1] = MOperand::ofReg(it->second);
-        m.sw = isa::switchField(isa::SwitchField::DimMask).set(0, 0x1f);
-        emit(m);
+        if (hasCoordinateConstant(lane, static_cast<int32_t>(constant))) {
+          MInst m = make(InsnId::SpuIAdd, DType::I32, dst);
+          m.src[0] = MOperand::ofReg(coordinateConstant(lane, static_cast<int32_t>(constant)));
+          m.src[1] = MOperand::ofReg(it->second);
+          m.sw = isa::switchField(isa::SwitchField::DimMask).set(0, 0x1f);
+          emit(m);
+        } else {  // the copy, then the constant added to its one lane
+          emitCopy(dst, it->second);
+          mf_.blocks[static_cast<size_t>(cur_)].insts.back().copy = false;
+          MInst m = make(InsnId::SpuIAdd, DType::I32, dst);
+          m.src[0] = MOperand::ofImm(static_cast<uint32_t>(constant));
+          m.src[1] = MOperand::ofReg(dst);
+          m.sw = isa::switchField(isa::SwitchField::DimMask).set(0, 1u << lane);
+          m.dstIsRead = true;
+          emit(m);
+        }
         return;
       }
     } else if (x == ie.getOperand(1)) {
       insertCache_[cacheKey] = dst;
     }
-    if (!isa<llvm::UndefValue>(base)) {
+    if (auto* c = dyn_cast<llvm::Constant>(base); c && !isa<llvm::UndefValue>(c)) {
+      materialize(c, dst);  // made where it is needed rather than copied
+    } else if (!isa<llvm::UndefValue>(base)) {
       // Not coalescable: updated coordinates in a register of their own let unrolled iterations overlap
       // instead of waiting for each other's reads of one index register.
       emitCopy(dst, reg(base));
@@ -1648,6 +1662,13 @@ class Selector : public SelectionContext {
     }
   }
 
+  // Whether a coordinate constant register may serve (lane, c): it exists, or there is room for one more.
+  // Each holds an index register through the whole kernel; beyond a few, constants go into instructions.
+  static constexpr size_t kMaxCoordinateConstants = 4;
+  bool hasCoordinateConstant(uint32_t lane, int32_t c) const {
+    return coordinateConstants_.count({lane, c}) || coordinateConstants_.size() < kMaxCoordinateConstants;
+  }
+
   // An index register holding C in `lane` and 0 elsewhere, made once in the entry block.
   Reg coordinateConstant(uint32_t lane, int32_t c) {
     auto key = std::make_pair(lane, c);
@@ -1713,8 +1734,20 @@ class Selector : public SelectionContext {
         start = in;
       }
     }
+    // A start made from another copy's start plus a constant in dimension 0 (coordinate_ivs.cpp).
+    int64_t delta = 0;
+    while (auto* add = dyn_cast_or_null<llvm::BinaryOperator>(start)) {
+      auto* vec = add->getOpcode() == llvm::Instruction::Add ? dyn_cast<llvm::InsertElementInst>(add->getOperand(1)) : nullptr;
+      auto* k = vec ? dyn_cast<llvm::ConstantInt>(vec->getOperand(1)) : nullptr;
+      auto* lane = vec ? dyn_cast<llvm::ConstantInt>(vec->getOperand(2)) : nullptr;
+      auto* rest = vec ? dyn_cast<llvm::Constant>(vec->getOperand(0)) : nullptr;
+      if (!k || !lane || !lane->isZero() || !rest || !rest->isNullValue()) return;
+      delta += k->getSExtValue();
+      start = add->getOperand(0);
+    }
     if (!start || !step || !isa<llvm::InsertElementInst>(start)) return;
     describeCoordinates(start, m);
+    m->coordOffset += delta;
     if (m->coordBase) m->coordStep = step;
   }
 

@@ -11,7 +11,9 @@ namespace tpc::cc {
 
 // Modulo scheduling of hardware loop bodies: iterations overlap in a kernel with a prologue and an
 // epilogue, without renaming registers. Returns how many loops it transformed. See modsched.cpp.
-int moduloScheduleLoops(MFunction& mf);
+// `splitIvs`: whether stores may get coordinate induction variables of their own (more index registers);
+// `splits` counts those it gave.
+int moduloScheduleLoops(MFunction& mf, bool splitIvs = true, int* splits = nullptr);
 
 // Forwards the first half of a two-step copy (t = x; y = t) into the second (y = x). See dce.cpp.
 void forwardCopies(MFunction& mf);
