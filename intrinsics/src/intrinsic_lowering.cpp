@@ -287,6 +287,22 @@ int intrinsicIncomeParam(const IntrinsicInfo& info) {
   return info.lowering == Lowering::Op ? info.paramIndex("ndx") : -1;  // set_indx
 }
 
+int intrinsicTensorParam(const IntrinsicInfo& info) {
+  switch (info.lowering) {
+    case Lowering::LdTnsr:
+    case Lowering::StTnsr:
+    case Lowering::StTnsrLow:
+    case Lowering::StTnsrHigh:
+    case Lowering::LdTnsrLow:
+    case Lowering::LdTnsrHigh: return info.paramIndex("tensor");
+    case Lowering::TensorDimSize:
+    case Lowering::TensorDimStride:
+    case Lowering::TensorHwprefStride:
+    case Lowering::TensorPadBits: return info.paramIndex("a");
+    default: return -1;
+  }
+}
+
 bool instructionWritesPartially(InsnId op, DType dtype, uint32_t sw) {
   const InsnInfo& insn = insnInfo(op);
   if (!(insn.flags & F_READS_DST)) return false;

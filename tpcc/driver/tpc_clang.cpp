@@ -143,7 +143,7 @@ int main(int argc, char** argv) {
     };
     const Attempt attempts[] = {{16, true}, {8, false}, {4, true}, {1, true}};
     size_t attempt = 0;
-    tpc::cc::optimizeModule(*fr.module, optLevel, attempts[attempt].unroll);
+    tpc::cc::optimizeModule(*fr.module, fr.signature, optLevel, attempts[attempt].unroll);
     if (assembly && emitLlvm) {
       std::string text;
       llvm::raw_string_ostream os(text);
@@ -169,7 +169,7 @@ int main(int argc, char** argv) {
         if (std::getenv("TPC_DEBUG_RETRY"))
           std::fprintf(stderr, "tpc-clang: %s; unrolling %d times instead\n", e.what(), attempts[attempt].unroll);
         fr.module = llvm::CloneModule(*pristine);
-        tpc::cc::optimizeModule(*fr.module, optLevel, attempts[attempt].unroll);
+        tpc::cc::optimizeModule(*fr.module, fr.signature, optLevel, attempts[attempt].unroll);
       }
     }
     if (assembly) {

@@ -29,6 +29,8 @@
 #include <llvm/Transforms/Utils/ScalarEvolutionExpander.h>
 #include <llvm/Transforms/InstCombine/InstCombine.h>
 #include <llvm/Transforms/Scalar/EarlyCSE.h>
+#include <llvm/Transforms/Scalar/LICM.h>
+#include <llvm/Transforms/Scalar/LoopPassManager.h>
 #include <llvm/Transforms/Scalar/LoopUnrollPass.h>
 #include <llvm/Transforms/Scalar/SimplifyCFG.h>
 
@@ -47,12 +49,44 @@ llvm::Function* findEntry(llvm::Module& module) {
 
 namespace {
 
+// The trip count of a loop that counts from 0 by a power of two S until its counter reaches X (`i + S != X`
+// continues): X / S. LLVM's unrolled loops and their remainders count so (to `unroll_iter`, a multiple of
+// the unroll count, and to `xtraiter`); from the backedge-taken count, SCEV gives ((X - S) /u S) + 1 for
+// the first (it cannot know that X >= S where the loop is entered) and i4 arithmetic for the second, both
+// longer chains of scalar instructions in the preheader. Null when the loop does not count so, or X is
+// not known to be a multiple of S; else X, and in `shift` the shift that divides it by S.
+llvm::Value* countedTripCount(llvm::Loop* loop, llvm::ScalarEvolution& se, unsigned* shift) {
+  llvm::BasicBlock* header = loop->getHeader();
+  llvm::BasicBlock* latch = loop->getLoopLatch();
+  auto* br = llvm::dyn_cast<llvm::BranchInst>(header->getTerminator());
+  auto* cmp = br && br->isConditional() ? llvm::dyn_cast<llvm::ICmpInst>(br->getCondition()) : nullptr;
+  if (!cmp || !cmp->isEquality()) return nullptr;
+  // Continues while not equal: `ne` branching into the loop, or `eq` branching out of it.
+  const bool continuesOnTrue = loop->contains(br->getSuccessor(0));
+  if ((cmp->getPredicate() == llvm::ICmpInst::ICMP_NE) != continuesOnTrue) return nullptr;
+  for (unsigned k = 0; k < 2; ++k) {
+    auto* next = llvm::dyn_cast<llvm::BinaryOperator>(cmp->getOperand(k));
+    llvm::Value* limit = cmp->getOperand(1 - k);
+    if (!next || next->getOpcode() != llvm::Instruction::Add || !loop->isLoopInvariant(limit)) continue;
+    auto* iv = llvm::dyn_cast<llvm::PHINode>(next->getOperand(0));
+    auto* step = llvm::dyn_cast<llvm::ConstantInt>(next->getOperand(1));
+    if (!iv || !step || iv->getParent() != header || iv->getIncomingValueForBlock(latch) != next) continue;
+    auto* start = llvm::dyn_cast<llvm::ConstantInt>(iv->getIncomingValueForBlock(loop->getLoopPreheader()));
+    if (!start || !start->isZero() || !step->getValue().isPowerOf2()) continue;
+    *shift = step->getValue().logBase2();
+    if (se.getMinTrailingZeros(se.getSCEV(limit)) < *shift || !limit->getType()->isIntegerTy(32)) continue;
+    return limit;
+  }
+  return nullptr;
+}
+
 // Scalar induction values used after the loop (an unrolled loop's counter, which its remainder loop
 // continues from) are computed after it from the trip count instead, so that nothing in the loop keeps
 // updating them: the hardware loop counts by itself. Only with a dedicated exit block (critical edges
-// are split), where the value can be computed once.
+// are split), where the value can be computed once. `trips`: the trip count, when countedTripCount knew
+// it better than scalar evolution's backedge-taken count does.
 void rewriteExitValues(llvm::Loop* loop, llvm::BasicBlock* exit, llvm::ScalarEvolution& se,
-                       llvm::SCEVExpander& expander) {
+                       llvm::SCEVExpander& expander, const llvm::SCEV* trips) {
   llvm::BasicBlock* header = loop->getHeader();
   if (exit->getSinglePredecessor() != header) return;
   for (llvm::Instruction& inst : llvm::make_early_inc_range(*header)) {
@@ -63,7 +97,10 @@ void rewriteExitValues(llvm::Loop* loop, llvm::BasicBlock* exit, llvm::ScalarEvo
     if (outside.empty()) continue;
     auto* rec = llvm::dyn_cast<llvm::SCEVAddRecExpr>(se.getSCEV(&inst));
     if (!rec || rec->getLoop() != loop || !rec->isAffine()) continue;
-    const llvm::SCEV* last = se.getSCEVAtScope(rec, loop->getParentLoop());
+    const llvm::SCEV* last =
+        trips ? rec->evaluateAtIteration(se.getMinusSCEV(se.getTruncateOrZeroExtend(trips, rec->getType()),
+                                                         se.getOne(rec->getType())), se)
+              : se.getSCEVAtScope(rec, loop->getParentLoop());
     if (llvm::isa<llvm::SCEVCouldNotCompute>(last) || !se.isLoopInvariant(last, loop)) continue;
     llvm::Value* v = expander.expandCodeFor(last, inst.getType(), &*exit->getFirstInsertionPt());
     for (llvm::Use* u : outside) {
@@ -118,13 +155,17 @@ void formHardwareLoops(llvm::Function& f) {
       taken->print(llvm::errs());
       llvm::errs() << "\n";
     }
-    if (llvm::isa<llvm::SCEVCouldNotCompute>(taken) || se.getTypeSizeInBits(taken->getType()) > 32) continue;
-    const llvm::SCEV* trips = se.getAddExpr(se.getTruncateOrZeroExtend(taken, i32), se.getOne(i32));
+    unsigned shift = 0;
+    llvm::Value* limit = countedTripCount(loop, se, &shift);
+    if (!limit && (llvm::isa<llvm::SCEVCouldNotCompute>(taken) || se.getTypeSizeInBits(taken->getType()) > 32)) continue;
     llvm::SCEVExpander expander(se, f.getParent()->getDataLayout(), "tpc.trips");
-    llvm::Value* count = expander.expandCodeFor(trips, i32, pre->getTerminator());
     llvm::IRBuilder<> b(pre->getTerminator());
+    llvm::Value* count =
+        limit ? (shift ? b.CreateLShr(limit, shift, "tpc.trips", /*isExact=*/true) : limit)
+              : expander.expandCodeFor(se.getAddExpr(se.getTruncateOrZeroExtend(taken, i32), se.getOne(i32)), i32,
+                                       pre->getTerminator());
     b.CreateCall(marker, {count});
-    rewriteExitValues(loop, exit, se, expander);
+    rewriteExitValues(loop, exit, se, expander, limit ? se.getSCEV(count) : nullptr);
     header->moveAfter(pre);
     exit->moveAfter(header);
   }
@@ -246,10 +287,99 @@ static void canonicalizeSplats(llvm::Function& f) {
   }
 }
 
+// `for (x = a; x < b; x += S)` with b - a a multiple of S (kernels step through dimension 0 from
+// start[0] * 64 to end[0] * 64 by 64) reaches b exactly, so where the loop is entered only when a < b, its
+// exit test may be `x + S != b`. Scalar evolution then counts (b - a) / S iterations instead of
+// (max(b, a + S) - a - 1) / S + 1, which it must assume for `<` and which costs a chain of scalar
+// instructions before each such loop (and in the unroller's and hardware loops' trip counts).
+// x when v is `x << k` or `x * 2^k` without signed overflow, else null.
+llvm::Value* unshifted(llvm::Value* v, unsigned k) {
+  auto* op = llvm::dyn_cast<llvm::BinaryOperator>(v);
+  auto* c = op ? llvm::dyn_cast<llvm::ConstantInt>(op->getOperand(1)) : nullptr;
+  if (!c || !op->hasNoSignedWrap()) return nullptr;
+  if (op->getOpcode() == llvm::Instruction::Shl && c->getZExtValue() == k) return op->getOperand(0);
+  if (op->getOpcode() == llvm::Instruction::Mul && c->getValue().isPowerOf2() && c->getValue().logBase2() == k)
+    return op->getOperand(0);
+  return nullptr;
+}
+
+// A loop `for (x = a << k; x != b << k; x += 1 << k)` (start[0] * 64 to end[0] * 64 by 64) exits by a
+// counter of its own, `v = a; v + 1 != b`: its trip count is then b - a, one subtraction, where scalar
+// evolution otherwise computes ((b << k) - (a << k) - 2^k) >> k + 1 before the loop. x stays as it is.
+void countInSteps(llvm::Loop* loop, llvm::ICmpInst* exitTest, unsigned k) {
+  llvm::BasicBlock* header = loop->getHeader();
+  llvm::BasicBlock* latch = loop->getLoopLatch();
+  llvm::BasicBlock* entry = loop->getLoopPredecessor();
+  auto* next = llvm::dyn_cast<llvm::BinaryOperator>(exitTest->getOperand(0));
+  auto* iv = next ? llvm::dyn_cast<llvm::PHINode>(next->getOperand(0)) : nullptr;
+  if (!iv || iv->getParent() != header || iv->getNumIncomingValues() != 2 || iv->getIncomingValueForBlock(latch) != next)
+    return;
+  llvm::Value* a = unshifted(iv->getIncomingValueForBlock(entry), k);
+  llvm::Value* b = unshifted(exitTest->getOperand(1), k);
+  if (!a || !b || a->getType() != b->getType()) return;
+  llvm::PHINode* v = llvm::PHINode::Create(a->getType(), 2, "steps", header->getFirstNonPHIIt());
+  llvm::IRBuilder<> builder(exitTest);
+  llvm::Value* vNext = builder.CreateAdd(v, llvm::ConstantInt::get(a->getType(), 1), "steps.next", false, true);
+  v->addIncoming(a, entry);
+  v->addIncoming(vNext, latch);
+  exitTest->setOperand(0, vNext);
+  exitTest->setOperand(1, b);
+}
+
+void exitAtLimit(llvm::Function& f) {
+  llvm::DominatorTree dt(f);
+  llvm::LoopInfo li(dt);
+  llvm::TargetLibraryInfoImpl tlii(llvm::Triple(f.getParent()->getTargetTriple()));
+  llvm::TargetLibraryInfo tli(tlii);
+  llvm::AssumptionCache ac(f);
+  llvm::ScalarEvolution se(f, tli, ac, dt, li);
+  for (llvm::Loop* loop : li.getLoopsInPreorder()) {
+    llvm::BasicBlock* latch = loop->getLoopLatch();
+    if (!latch || !loop->getLoopPredecessor() || loop->getExitingBlock() != latch) continue;
+    auto* br = llvm::dyn_cast<llvm::BranchInst>(latch->getTerminator());
+    auto* cmp = br && br->isConditional() ? llvm::dyn_cast<llvm::ICmpInst>(br->getCondition()) : nullptr;
+    if (!cmp || !cmp->hasOneUse() || !loop->contains(br->getSuccessor(0))) continue;  // continues while true
+    const llvm::ICmpInst::Predicate pred = cmp->getPredicate();
+    if (pred != llvm::ICmpInst::ICMP_SLT && pred != llvm::ICmpInst::ICMP_ULT) continue;
+    llvm::Value* limit = cmp->getOperand(1);
+    auto* next = llvm::dyn_cast<llvm::SCEVAddRecExpr>(se.getSCEV(cmp->getOperand(0)));
+    if (!loop->isLoopInvariant(limit) || !next || next->getLoop() != loop || !next->isAffine()) continue;
+    auto* step = llvm::dyn_cast<llvm::SCEVConstant>(next->getStepRecurrence(se));
+    if (!step || !step->getAPInt().isStrictlyPositive() || !step->getAPInt().isPowerOf2()) continue;
+    const llvm::SCEV* first = se.getMinusSCEV(next->getStart(), step);  // the value of the first iteration
+    const llvm::SCEV* end = se.getSCEV(limit);
+    if (se.getMinTrailingZeros(se.getMinusSCEV(end, first)) < step->getAPInt().logBase2()) continue;
+    if (!se.isLoopEntryGuardedByCond(loop, pred, first, end)) continue;
+    cmp->setPredicate(llvm::ICmpInst::ICMP_NE);
+    countInSteps(loop, cmp, step->getAPInt().logBase2());
+    se.forgetLoop(loop);
+  }
+}
+
 // Instructions an unrolled loop body may hold: unrolling amortizes a short body's loop overhead and
 // gives the scheduler independent work, but a long body has both already (modulo scheduling overlaps its
 // iterations), and copies of it only grow the code (kernels are loaded whole into the core's memory).
 constexpr unsigned kUnrolledBodyBudget = 192;
+
+// An induction variable that only counts iterations for the exit test (countInSteps's), its PHI or its
+// increment: a hardware loop does that by itself, so it is not part of the body the budget is about.
+bool isLoopControl(const llvm::Instruction& in, const llvm::Loop* loop) {
+  auto onlyControl = [&](const llvm::Instruction& i) {
+    return !i.use_empty() && llvm::all_of(i.users(), [&](const llvm::User* u) {
+      auto* ui = llvm::dyn_cast<llvm::Instruction>(u);
+      return ui && loop->contains(ui) && (llvm::isa<llvm::PHINode>(ui) || llvm::isa<llvm::ICmpInst>(ui) ||
+                                          llvm::isa<llvm::BinaryOperator>(ui));
+    });
+  };
+  if (!in.getType()->isIntegerTy() || (!llvm::isa<llvm::PHINode>(in) && !llvm::isa<llvm::BinaryOperator>(in)))
+    return false;
+  if (!onlyControl(in)) return false;
+  // The PHI feeds only its increment, and the increment only the PHI and the exit test.
+  for (const llvm::User* u : in.users())
+    if (auto* ui = llvm::dyn_cast<llvm::Instruction>(u); ui && !llvm::isa<llvm::ICmpInst>(ui) && !onlyControl(*ui))
+      return false;
+  return true;
+}
 
 // Asks LLVM's unroller to unroll innermost loops `count` times, or fewer when the copies would exceed the
 // budget, unless the source says otherwise.
@@ -263,7 +393,9 @@ void requestUnrolling(llvm::Function& f, unsigned count) {
         llvm::findOptionMDForLoop(loop, "llvm.loop.unroll.full") || llvm::findOptionMDForLoop(loop, "llvm.loop.unroll.enable"))
       continue;
     unsigned size = 0;
-    for (llvm::BasicBlock* b : loop->blocks()) size += static_cast<unsigned>(b->sizeWithoutDebug());
+    for (llvm::BasicBlock* b : loop->blocks())
+      for (llvm::Instruction& in : *b)
+        if (!isLoopControl(in, loop)) ++size;
     unsigned copies = count;
     while (copies > 1 && copies * size > kUnrolledBodyBudget) copies /= 2;
     if (copies <= 1) continue;
@@ -292,6 +424,12 @@ void preferUnrollEpilogue() {
   (void)done;
 }
 
+// An instruction's source position (before inlining: the position in the function it belongs to).
+static SourceLoc sourceLoc(const llvm::Instruction& in) {
+  const llvm::DILocation* l = in.getDebugLoc().get();
+  return l ? SourceLoc{l->getLine(), l->getColumn()} : SourceLoc{};
+}
+
 // Clang's ABI passes a pair (float128, ...) argument `byval`, as a pointer to a copy in local memory. The
 // builtins (__tpc_<name>) take pairs by value instead: the members are loaded before the call, so that SROA
 // keeps pairs in registers and selection sees an aggregate value of two vector registers.
@@ -315,7 +453,8 @@ static void passPairsByValue(llvm::Module& module) {
     for (llvm::User* u : old->users()) {
       auto* call = llvm::dyn_cast<llvm::CallInst>(u);
       if (!call || call->getCalledFunction() != old)
-        throw CodegenError(fmt::format("'{}' is used other than called", f->getName().str()), SourceLoc{});
+        throw CodegenError(fmt::format("'{}' is used other than called", f->getName().str()),
+                           llvm::isa<llvm::Instruction>(u) ? sourceLoc(*llvm::cast<llvm::Instruction>(u)) : SourceLoc{});
       calls.push_back(call);
     }
     for (llvm::CallInst* call : calls) {
@@ -327,7 +466,7 @@ static void passPairsByValue(llvm::Module& module) {
         if (a->hasByValAttr()) {
           auto* st = llvm::dyn_cast<llvm::StructType>(a->getParamByValType());
           if (!st) throw CodegenError(fmt::format("'{}': a by-value argument that is not a pair", f->getName().str()),
-                                      SourceLoc{});
+                                      sourceLoc(*call));
           llvm::Value* agg = llvm::PoisonValue::get(st);
           for (unsigned e = 0; e < st->getNumElements(); ++e) {
             llvm::Value* at = b.CreateStructGEP(st, v, e);
@@ -394,8 +533,55 @@ static void expandMemoryIntrinsics(llvm::Module& module) {
   }
 }
 
-void optimizeModule(llvm::Module& module, int optLevel, int unrollCount) {
+namespace {
+
+// PHIs whose incoming values are all one value (the loop-closed SSA form LICM leaves at loop exits): that
+// value. Each would be a copy after the loop, and a copy of a loop's induction value keeps it from
+// sharing a register with the PHI it feeds (one more instruction per iteration).
+void removeSingleValuePhis(llvm::Function& f) {
+  for (llvm::BasicBlock& bb : f)
+    for (llvm::PHINode& phi : llvm::make_early_inc_range(bb.phis()))
+      if (llvm::Value* v = phi.getNumIncomingValues() ? phi.getIncomingValue(0) : nullptr;
+          v && v != &phi && llvm::all_of(phi.incoming_values(), [&](llvm::Value* in) { return in == v; })) {
+        phi.replaceAllUsesWith(v);
+        phi.eraseFromParent();
+      }
+}
+
+// Copies every instruction's source position into kSourcePositionMetadata. Instructions of the implicit
+// headers get none: an error in their code points at the user's call, which their debug location
+// says (inlinedAt) while they keep it, and their users' positions otherwise.
+void keepSourcePositions(llvm::Module& module) {
+  llvm::LLVMContext& ctx = module.getContext();
+  const unsigned kind = ctx.getMDKindID(kSourcePositionMetadata);
+  llvm::Type* i32 = llvm::Type::getInt32Ty(ctx);
+  for (llvm::Function& f : module)
+    for (llvm::Instruction& in : llvm::instructions(f)) {
+      const llvm::DILocation* l = in.getDebugLoc().get();
+      if (!l || !l->getLine() || l->getFilename().starts_with(kImplicitHeaderDir)) continue;
+      in.setMetadata(kind, llvm::MDNode::get(ctx, {llvm::ConstantAsMetadata::get(llvm::ConstantInt::get(i32, l->getLine())),
+                                                   llvm::ConstantAsMetadata::get(llvm::ConstantInt::get(i32, l->getColumn()))}));
+    }
+}
+
+// dispatchTensorChoices on the kernel entry, as a pass of the pipeline (before switches are lowered and
+// critical edges split, since it adds branches).
+struct TensorChoicesPass : llvm::PassInfoMixin<TensorChoicesPass> {
+  TensorChoicesPass(const llvm::Function* entry, const KernelSignature* signature) : entry(entry), signature(signature) {}
+  const llvm::Function* entry;
+  const KernelSignature* signature;
+  llvm::PreservedAnalyses run(llvm::Function& f, llvm::FunctionAnalysisManager&) {
+    if (&f != entry) return llvm::PreservedAnalyses::all();
+    dispatchTensorChoices(f, *signature);
+    return llvm::PreservedAnalyses::none();
+  }
+};
+
+}  // namespace
+
+void optimizeModule(llvm::Module& module, const KernelSignature& signature, int optLevel, int unrollCount) {
   preferUnrollEpilogue();
+  keepSourcePositions(module);
   passPairsByValue(module);
   llvm::Function* entry = findEntry(module);
   // Helper functions exist only inlined into the kernel.
@@ -454,6 +640,7 @@ void optimizeModule(llvm::Module& module, int optLevel, int unrollCount) {
     mpm.run(module, mam);
     mpm = llvm::ModulePassManager();
     mam.clear();
+    if (entry) exitAtLimit(*entry);
     if (entry) requestUnrolling(*entry, static_cast<unsigned>(unrollCount));
     fpm.addPass(llvm::LoopUnrollPass(llvm::LoopUnrollOptions(optLevel)));
     fpm.addPass(llvm::InstCombinePass());
@@ -469,6 +656,7 @@ void optimizeModule(llvm::Module& module, int optLevel, int unrollCount) {
     fpm.addPass(llvm::SROAPass(llvm::SROAOptions::ModifyCFG));
     fpm.addPass(llvm::PromotePass());
   }
+  fpm.addPass(TensorChoicesPass(entry, &signature));
   fpm.addPass(llvm::LowerSwitchPass());
   fpm.addPass(llvm::BreakCriticalEdgesPass());
   mpm.addPass(llvm::createModuleToFunctionPassAdaptor(std::move(fpm)));
@@ -478,6 +666,16 @@ void optimizeModule(llvm::Module& module, int optLevel, int unrollCount) {
   if (entry) scalarizeSplatLoads(*entry);
   if (entry) canonicalizeSplats(*entry);
   if (entry && optLevel > 0) {
+    // What the unroller put in inner preheaders without depending on the outer loop (trip count tests,
+    // the remainder's count) would run once per outer iteration.
+    lam.clear();
+    fam.clear();
+    llvm::FunctionPassManager hoist;
+    hoist.addPass(llvm::createFunctionToLoopPassAdaptor(llvm::LICMPass(llvm::LICMOptions()), /*UseMemorySSA=*/true));
+    hoist.addPass(llvm::BreakCriticalEdgesPass());
+    hoist.run(*entry, fam);
+    fam.clear();
+    removeSingleValuePhis(*entry);
     reduceCoordinates(*entry);
     formHardwareLoops(*entry);
   }
@@ -498,22 +696,37 @@ obj::KernelObject generateObject(llvm::Module& module, const KernelSignature& si
 
   // Modulo scheduling overlaps iterations, which needs more registers: when they run out, the loops
   // are compiled again without it (unless the driver would rather unroll less first).
+  // Second induction variables for stores (modsched.cpp) take index registers: without them first.
   MFunction mf;
-  for (bool overlap : {true, false}) {
+  struct Attempt {
+    bool overlap, splitIvs;
+  };
+  bool skipUnsplit = false;
+  for (Attempt attempt : {Attempt{true, true}, Attempt{true, false}, Attempt{false, false}}) {
+    if (attempt.overlap && !attempt.splitIvs && skipUnsplit) continue;
+    if (!attempt.overlap && !options.flatWhenOutOfRegisters)
+      throw CodegenError("the overlapped loops need more registers than the core has", SourceLoc{}, true);
     mf = selectInstructions(*entry, signature);
     forwardCopies(mf);
     eliminateDeadCode(mf);
     legalizeImmediates(mf);
-    const bool scheduled = overlap && moduloScheduleLoops(mf) > 0;
+    int splits = 0;
+    const bool scheduled = attempt.overlap && moduloScheduleLoops(mf, attempt.splitIvs, &splits) > 0;
     if (options.printMir) std::fprintf(stderr, "%s", printMir(mf).c_str());
     try {
       allocateRegisters(mf, options.allowSpill && !scheduled);
       break;
     } catch (const CodegenError& e) {
-      if (!e.outOfRegisters || !scheduled || !options.flatWhenOutOfRegisters) throw;
-      if (std::getenv("TPC_DEBUG_MODSCHED")) std::fprintf(stderr, "tpc-clang: %s; again without modulo scheduling\n", e.what());
+      if (!e.outOfRegisters || !scheduled) throw;
+      const bool again = splits > 0 || options.flatWhenOutOfRegisters;
+      if (!again) throw;
+      if (splits == 0 && attempt.splitIvs) skipUnsplit = true;  // the next attempt would be the same
+      if (std::getenv("TPC_DEBUG_MODSCHED"))
+        std::fprintf(stderr, "tpc-clang: %s; again %s\n", e.what(),
+                     splits ? "without second induction variables" : "without modulo scheduling");
     }
   }
+  threadJumps(mf);
   if (options.printMir) std::fprintf(stderr, "after allocation:\n%s", printMir(mf).c_str());
   std::vector<ScheduledBundle> bundles = scheduleFunction(mf, *arch);
 

@@ -18,6 +18,7 @@
 // purpose above.
 #include <algorithm>
 #include <cstdlib>
+#include <functional>
 #include <map>
 #include <tuple>
 #include <set>
@@ -211,25 +212,59 @@ void reduceLoop(llvm::Loop* loop) {
   auto* int5 = llvm::FixedVectorType::get(i32, 5);
   std::map<std::pair<uint64_t, int64_t>, llvm::Value*> stepVectors;  // by (lane, step)
   std::map<Candidate*, llvm::Value*> inLoop;                         // each copy's value in the loop
+  llvm::Instruction* preEnd = pre->getTerminator();
+  // A vector with `value` in `lane` and zeros elsewhere, once per lane and value: an instruction (not a
+  // folded constant), so that selection makes it before the loop rather than in it (and LICM moves it
+  // out of enclosing loops).
+  auto laneVector = [&](uint64_t lane, int64_t value, const char* name) {
+    llvm::Value*& v = stepVectors[{lane, value}];
+    if (!v)
+      v = llvm::InsertElementInst::Create(llvm::Constant::getNullValue(int5), llvm::ConstantInt::get(i32, value),
+                                          llvm::ConstantInt::get(i32, lane), name, preEnd);
+    return v;
+  };
+  // Copies of one coordinate (they differ only by a constant in the varying lane) start from each other:
+  // each start is an earlier one plus a constant vector, one index-register add, instead of a scalar add,
+  // a copy of the invariant lanes and a lane move. The starts are computed again whenever the loop is
+  // entered (each row of a loop nest), so this is most of a short loop's setup. Two chains (each copy
+  // from the one two before) halve the adds' latency.
+  std::map<Candidate*, Candidate*> startFrom;
+  {
+    std::map<std::tuple<llvm::Value*, std::vector<std::pair<uint64_t, llvm::Value*>>, uint64_t, llvm::PHINode*, int64_t, int64_t>,
+             std::vector<Candidate*>> groups;
+    for (Candidate& c : found)
+      if (!derivedFrom.count(&c)) groups[{c.base, c.fixed, c.lane, c.iv, c.step, c.scale}].push_back(&c);
+    for (auto& [key, copies] : groups) {
+      std::stable_sort(copies.begin(), copies.end(), [](Candidate* a, Candidate* b) { return a->offset < b->offset; });
+      for (size_t k = 1; k < copies.size(); ++k) startFrom[copies[k]] = copies[k >= 2 ? k - 2 : 0];
+    }
+  }
+  std::map<Candidate*, llvm::Value*> starts;
+  std::function<llvm::Value*(Candidate&)> startOf = [&](Candidate& c) -> llvm::Value* {
+    if (auto it = starts.find(&c); it != starts.end()) return it->second;
+    llvm::IRBuilder<> pb(preEnd);
+    llvm::Value* start;
+    if (auto it = startFrom.find(&c); it != startFrom.end()) {
+      llvm::Value* from = startOf(*it->second);
+      const int64_t delta = static_cast<int32_t>(static_cast<uint32_t>(c.offset - it->second->offset));
+      start = pb.CreateAdd(from, laneVector(c.lane, delta, "coord.delta"), "coord.start");
+    } else {
+      llvm::Value* first = c.iv->getIncomingValueForBlock(pre);
+      if (c.scale != 1) first = pb.CreateMul(first, llvm::ConstantInt::get(c.iv->getType(), c.scale));
+      if (c.offset) first = pb.CreateAdd(first, llvm::ConstantInt::get(c.iv->getType(), c.offset));
+      if (first->getType() != i32) first = pb.CreateSExtOrTrunc(first, i32);
+      start = c.base;
+      for (auto [lane, value] : c.fixed) start = pb.CreateInsertElement(start, value, llvm::ConstantInt::get(i32, lane));
+      start = pb.CreateInsertElement(start, first, llvm::ConstantInt::get(i32, c.lane), "coord.start");
+    }
+    return starts[&c] = start;
+  };
   // Derived copies right after the PHIs, in order of offset, so each follows the one it adds to.
   llvm::Instruction* derivedAt = nullptr;
   for (Candidate& c : found) {
     if (derivedFrom.count(&c)) continue;
-    llvm::Instruction* preEnd = pre->getTerminator();
-    // The step vector, once per lane and step: an instruction (not a folded constant), so that selection
-    // makes it in the preheader rather than in the loop.
-    llvm::Value*& stepVec = stepVectors[{c.lane, c.step}];
-    if (!stepVec)
-      stepVec = llvm::InsertElementInst::Create(llvm::Constant::getNullValue(int5), llvm::ConstantInt::get(i32, c.step),
-                                                llvm::ConstantInt::get(i32, c.lane), "coord.step", preEnd);
-    llvm::IRBuilder<> pb(preEnd);
-    llvm::Value* first = c.iv->getIncomingValueForBlock(pre);
-    if (c.scale != 1) first = pb.CreateMul(first, llvm::ConstantInt::get(c.iv->getType(), c.scale));
-    first = pb.CreateAdd(first, llvm::ConstantInt::get(c.iv->getType(), c.offset));
-    if (first->getType() != i32) first = pb.CreateSExtOrTrunc(first, i32);
-    llvm::Value* start = c.base;
-    for (auto [lane, value] : c.fixed) start = pb.CreateInsertElement(start, value, llvm::ConstantInt::get(i32, lane));
-    start = pb.CreateInsertElement(start, first, llvm::ConstantInt::get(i32, c.lane), "coord.start");
+    llvm::Value* stepVec = laneVector(c.lane, c.step, "coord.step");
+    llvm::Value* start = startOf(c);
     llvm::PHINode* phi = llvm::PHINode::Create(int5, 2, "coord", header->getFirstNonPHIIt());
     llvm::IRBuilder<> lb(header->getTerminator());
     llvm::Value* next = lb.CreateAdd(phi, stepVec, "coord.next");

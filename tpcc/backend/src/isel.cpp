@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <map>
 #include <optional>
+#include <set>
 #include <tuple>
 #include <unordered_map>
 
@@ -146,6 +147,7 @@ class Selector : public SelectionContext {
     for (llvm::BasicBlock& bb : f_) {
       cur_ = blockIndex_[&bb];
       for (llvm::Instruction& in : bb) {
+        inst_ = &in;
         setLoc(in);
         select(in);
         for (llvm::DbgVariableRecord& dvr : llvm::filterDbgVars(in.getDbgRecordRange()))
@@ -160,11 +162,22 @@ class Selector : public SelectionContext {
  private:
   // ---------------------------------------------------------------------------------- bookkeeping
 
-  void setLoc(const llvm::Instruction& in) {
+  // An instruction's source position; code inlined from the implicit headers (tpc-special.h's functions)
+  // is at the user's call. None for line 0, LLVM's mark of an instruction moved or merged from several.
+  static std::optional<SourceLoc> ownLoc(const llvm::Instruction& in) {
     const llvm::DILocation* l = in.getDebugLoc().get();
-    // Code inlined from the implicit headers (tpc-special.h's functions) is reported at the user's call.
     while (l && l->getInlinedAt() && l->getFilename().starts_with(kImplicitHeaderDir)) l = l->getInlinedAt();
-    if (l) loc_ = SourceLoc{l->getLine(), l->getColumn(), l->getInlinedAt() ? scopeOf(l->getInlinedAt(), l->getScope()) : 0};
+    if (!l || !l->getLine()) return std::nullopt;
+    return SourceLoc{l->getLine(), l->getColumn()};
+  }
+
+  void setLoc(const llvm::Instruction& in) {
+    auto l = ownLoc(in);
+    if (!l) return;
+    loc_ = *l;
+    const llvm::DILocation* d = in.getDebugLoc().get();
+    while (d && d->getInlinedAt() && d->getFilename().starts_with(kImplicitHeaderDir)) d = d->getInlinedAt();
+    if (d && d->getInlinedAt()) loc_.scope = scopeOf(d->getInlinedAt(), d->getScope());
   }
 
   // The inline scope of code inlined at `callSite` from the function of `calleeScope` (-g): one scope per
@@ -182,11 +195,50 @@ class Selector : public SelectionContext {
     return index;
   }
 
+  // The position an instruction had before LLVM dropped its debug location (kSourcePositionMetadata).
+  static std::optional<SourceLoc> keptLoc(const llvm::Instruction& in) {
+    const llvm::MDNode* md = in.getMetadata(kSourcePositionMetadata);
+    if (!md || md->getNumOperands() != 2) return std::nullopt;
+    auto* line = llvm::mdconst::dyn_extract<llvm::ConstantInt>(md->getOperand(0));
+    auto* column = llvm::mdconst::dyn_extract<llvm::ConstantInt>(md->getOperand(1));
+    if (!line || !column) return std::nullopt;
+    return SourceLoc{static_cast<uint32_t>(line->getZExtValue()), static_cast<uint32_t>(column->getZExtValue())};
+  }
+
+  // Where an error about instruction `in` points: its own position, or the one it had before LLVM hoisted
+  // it out of a loop; for one LLVM made (a select merged from two branches), the nearest of its users
+  // that has one, then the nearest instruction before it, then after it, in its block; the kernel's line
+  // last.
+  SourceLoc errorLoc(const llvm::Instruction* in) const {
+    if (!in) return kernelLoc();
+    if (auto l = ownLoc(*in)) return *l;
+    if (auto l = keptLoc(*in)) return *l;
+    std::vector<const llvm::Instruction*> users = {in};
+    std::set<const llvm::Instruction*> seen = {in};
+    auto anyLoc = [](const llvm::Instruction& i) { return ownLoc(i) ? ownLoc(i) : keptLoc(i); };
+    for (size_t k = 0; k < users.size() && k < 256; ++k) {
+      if (auto l = anyLoc(*users[k])) return *l;
+      for (const llvm::User* u : users[k]->users())
+        if (auto* ui = dyn_cast<llvm::Instruction>(u); ui && seen.insert(ui).second) users.push_back(ui);
+    }
+    for (const llvm::Instruction* p = in->getPrevNode(); p; p = p->getPrevNode())
+      if (auto l = anyLoc(*p)) return *l;
+    for (const llvm::Instruction* n = in->getNextNode(); n; n = n->getNextNode())
+      if (auto l = anyLoc(*n)) return *l;
+    return kernelLoc();
+  }
+
+  SourceLoc kernelLoc() const {
+    if (const llvm::DISubprogram* sp = f_.getSubprogram()) return SourceLoc{sp->getLine(), 1};
+    return SourceLoc{};
+  }
+
   [[noreturn]] void unsupported(const llvm::Value& v, const std::string& what) {
     std::string ir = describe(v);
     while (!ir.empty() && ir.front() == ' ') ir.erase(ir.begin());
     if (ir.size() > 100) ir = ir.substr(0, 97) + "...";
-    throw CodegenError(fmt::format("{} is not supported by the TPC backend (IR: {})", what, ir), loc_);
+    auto* in = dyn_cast<llvm::Instruction>(&v);
+    throw CodegenError(fmt::format("{} is not supported by the TPC backend (IR: {})", what, ir), errorLoc(in ? in : inst_));
   }
 
   MInst& emit(MInst mi, int block = -1) {
@@ -272,7 +324,7 @@ class Selector : public SelectionContext {
     if (it != values_.end()) return it->second;
     if (tensorIndex_.count(v))
       throw CodegenError(fmt::format("tensor '{}' is used as a value: pass tensor parameters to intrinsics directly",
-                                     v->getName().str()), loc_);
+                                     v->getName().str()), errorLoc(inst_));
     if (auto* c = dyn_cast<llvm::Constant>(v)) {
       // Constants are materialized where they are used; not cached, since the block differs.
       scratch_ = {materialize(c)};
@@ -312,9 +364,10 @@ class Selector : public SelectionContext {
     return w;
   }
 
-  Reg materialize(llvm::Constant* c) {
+  // A constant in a register: a fresh one, or `into`.
+  Reg materialize(llvm::Constant* c, Reg into = {}) {
     TypeClass tc = classOf(*c);
-    Reg r = newReg(tc.file);
+    Reg r = into.valid() ? into : newReg(tc.file);
     switch (tc.file) {
       case RegFile::S: {
         auto imm = immediateOf(c);
@@ -434,10 +487,10 @@ class Selector : public SelectionContext {
     auto it = localOffsets_.find(g);
     if (it != localOffsets_.end()) return it->second;
     if (g->getAddressSpace() != kLocalAddressSpace)
-      throw CodegenError(fmt::format("global variable '{}' must be declared __local__", g->getName().str()), loc_);
+      throw CodegenError(fmt::format("global variable '{}' must be declared __local__", g->getName().str()), errorLoc(inst_));
     if (g->hasInitializer() && !g->getInitializer()->isNullValue() && !isa<llvm::UndefValue>(g->getInitializer()))
       throw CodegenError(fmt::format("__local__ variable '{}' cannot have an initializer (local memory starts "
-                                     "undefined; assign it in the kernel)", g->getName().str()), loc_);
+                                     "undefined; assign it in the kernel)", g->getName().str()), errorLoc(inst_));
     return localOffsets_[g] = allocateLocal(g->getValueType());
   }
 
@@ -547,7 +600,7 @@ class Selector : public SelectionContext {
       case RegFile::SP: mi = make(InsnId::SpuMovSp, DType::F32, dst); break;
       case RegFile::VP: mi = make(InsnId::VpuMovVp, DType::F32, dst); break;
       case RegFile::AD: mi = make(InsnId::SpuMovAd, DType::F32, dst); break;
-      default: throw CodegenError("cannot copy a register of this kind", loc_);
+      default: throw CodegenError("cannot copy a register of this kind", errorLoc(inst_));
     }
     mi.src[0] = MOperand::ofReg(src);
     mi.copy = true;
@@ -793,7 +846,7 @@ class Selector : public SelectionContext {
     if (auto* c = dyn_cast<llvm::Constant>(v); c && !s && c->isNullValue()) return MOperand::ofImm(0);
     // A constant in one dimension only (a coordinate step): the shared register for it.
     if (auto* c = dyn_cast<llvm::Constant>(v); c && !s)
-      if (auto lane = singleNonZeroLane(c))
+      if (auto lane = singleNonZeroLane(c); lane && hasCoordinateConstant(lane->first, static_cast<int32_t>(lane->second)))
         return MOperand::ofReg(coordinateConstant(lane->first, static_cast<int32_t>(lane->second)));
     if (s) {
       if (auto* c = dyn_cast<llvm::Constant>(s)) return MOperand::ofImm(*immediateOf(c));
@@ -943,7 +996,7 @@ class Selector : public SelectionContext {
       case RegFile::I: return InsnId::SpuIMov;
       case RegFile::SP: return InsnId::SpuMovSp;
       case RegFile::VP: return InsnId::VpuMovVp;
-      default: throw CodegenError("cannot select values of this kind", loc_);
+      default: throw CodegenError("cannot select values of this kind", errorLoc(inst_));
     }
   }
 
@@ -1172,17 +1225,30 @@ class Selector : public SelectionContext {
     auto cacheKey = std::make_tuple(cur_, base, x, lane);
     if (constant != 0) {
       if (auto it = insertCache_.find(cacheKey); it != insertCache_.end()) {
-        MInst m = make(InsnId::SpuIAdd, DType::I32, dst);
-        m.src[0] = MOperand::ofReg(coordinateConstant(lane, static_cast<int32_t>(constant)));
-        m.src[1] = MOperand::ofReg(it->second);
-        m.sw = isa::switchField(isa::SwitchField::DimMask).set(0, 0x1f);
-        emit(m);
+        if (hasCoordinateConstant(lane, static_cast<int32_t>(constant))) {
+          MInst m = make(InsnId::SpuIAdd, DType::I32, dst);
+          m.src[0] = MOperand::ofReg(coordinateConstant(lane, static_cast<int32_t>(constant)));
+          m.src[1] = MOperand::ofReg(it->second);
+          m.sw = isa::switchField(isa::SwitchField::DimMask).set(0, 0x1f);
+          emit(m);
+        } else {  // the copy, then the constant added to its one lane
+          emitCopy(dst, it->second);
+          mf_.blocks[static_cast<size_t>(cur_)].insts.back().copy = false;
+          MInst m = make(InsnId::SpuIAdd, DType::I32, dst);
+          m.src[0] = MOperand::ofImm(static_cast<uint32_t>(constant));
+          m.src[1] = MOperand::ofReg(dst);
+          m.sw = isa::switchField(isa::SwitchField::DimMask).set(0, 1u << lane);
+          m.dstIsRead = true;
+          emit(m);
+        }
         return;
       }
     } else if (x == ie.getOperand(1)) {
       insertCache_[cacheKey] = dst;
     }
-    if (!isa<llvm::UndefValue>(base)) {
+    if (auto* c = dyn_cast<llvm::Constant>(base); c && !isa<llvm::UndefValue>(c)) {
+      materialize(c, dst);  // made where it is needed rather than copied
+    } else if (!isa<llvm::UndefValue>(base)) {
       // Not coalescable: updated coordinates in a register of their own let unrolled iterations overlap
       // instead of waiting for each other's reads of one index register.
       emitCopy(dst, reg(base));
@@ -1542,9 +1608,9 @@ class Selector : public SelectionContext {
     }
     if (!name.starts_with(isa::kBuiltinPrefix.data()))
       throw CodegenError(fmt::format("call to '{}' cannot be compiled: TPC code calls only intrinsics and "
-                                     "functions that are inlined", name.str()), loc_);
+                                     "functions that are inlined", name.str()), errorLoc(inst_));
     const isa::IntrinsicInfo* info = isa::findIntrinsic(name.substr(isa::kBuiltinPrefix.size()).str());
-    if (!info) throw CodegenError(fmt::format("unknown intrinsic '{}'", name.str()), loc_);
+    if (!info) throw CodegenError(fmt::format("unknown intrinsic '{}'", name.str()), errorLoc(inst_));
     lowerIntrinsicCall(*this, call, *info);
   }
 
@@ -1563,16 +1629,16 @@ class Selector : public SelectionContext {
   void printfCall(llvm::CallInst& call) {
     llvm::StringRef text;
     if (call.arg_size() < 1 || !llvm::getConstantStringInfo(call.getArgOperand(0), text))
-      throw CodegenError("printf: the format must be a string literal", loc_);
+      throw CodegenError("printf: the format must be a string literal", errorLoc(inst_));
     std::string why;
     auto parsed = isa::parsePrintfFormat(text, &why);
-    if (!parsed) throw CodegenError("printf: " + why, loc_);
+    if (!parsed) throw CodegenError("printf: " + why, errorLoc(inst_));
     size_t values = call.arg_size() - 1;
     bool wantsValue = parsed->conversion != isa::PrintfConversion::None;
-    if (values > 1) throw CodegenError("printf: a TPC printf prints at most one value", loc_);
+    if (values > 1) throw CodegenError("printf: a TPC printf prints at most one value", errorLoc(inst_));
     if (wantsValue != (values == 1))
       throw CodegenError(wantsValue ? "printf: the format converts a value but none is given"
-                                    : "printf: a value is given but the format has no conversion for it", loc_);
+                                    : "printf: a value is given but the format has no conversion for it", errorLoc(inst_));
     uint32_t index = 0;
     while (index < mf_.printfFormats.size() && mf_.printfFormats[index] != text) ++index;
     if (index == mf_.printfFormats.size()) mf_.printfFormats.push_back(text.str());
@@ -1651,6 +1717,13 @@ class Selector : public SelectionContext {
     }
   }
 
+  // Whether a coordinate constant register may serve (lane, c): it exists, or there is room for one more.
+  // Each holds an index register through the whole kernel; beyond a few, constants go into instructions.
+  static constexpr size_t kMaxCoordinateConstants = 4;
+  bool hasCoordinateConstant(uint32_t lane, int32_t c) const {
+    return coordinateConstants_.count({lane, c}) || coordinateConstants_.size() < kMaxCoordinateConstants;
+  }
+
   // An index register holding C in `lane` and 0 elsewhere, made once in the entry block.
   Reg coordinateConstant(uint32_t lane, int32_t c) {
     auto key = std::make_pair(lane, c);
@@ -1716,15 +1789,27 @@ class Selector : public SelectionContext {
         start = in;
       }
     }
+    // A start made from another copy's start plus a constant in dimension 0 (coordinate_ivs.cpp).
+    int64_t delta = 0;
+    while (auto* add = dyn_cast_or_null<llvm::BinaryOperator>(start)) {
+      auto* vec = add->getOpcode() == llvm::Instruction::Add ? dyn_cast<llvm::InsertElementInst>(add->getOperand(1)) : nullptr;
+      auto* k = vec ? dyn_cast<llvm::ConstantInt>(vec->getOperand(1)) : nullptr;
+      auto* lane = vec ? dyn_cast<llvm::ConstantInt>(vec->getOperand(2)) : nullptr;
+      auto* rest = vec ? dyn_cast<llvm::Constant>(vec->getOperand(0)) : nullptr;
+      if (!k || !lane || !lane->isZero() || !rest || !rest->isNullValue()) return;
+      delta += k->getSExtValue();
+      start = add->getOperand(0);
+    }
     if (!start || !step || !isa<llvm::InsertElementInst>(start)) return;
     describeCoordinates(start, m);
+    m->coordOffset += delta;
     if (m->coordBase) m->coordStep = step;
   }
 
   int tensorArgument(llvm::Value* v, const std::string& intrinsic) {
     if (auto it = tensorIndex_.find(v); it != tensorIndex_.end()) return it->second;
     if (auto* c = dyn_cast<llvm::ConstantInt>(v)) return static_cast<int>(c->getSExtValue());
-    throw CodegenError(fmt::format("{}: the tensor argument must be a tensor parameter of the kernel", intrinsic), loc_);
+    throw CodegenError(fmt::format("{}: the tensor argument must be a tensor parameter of the kernel", intrinsic), errorLoc(inst_));
   }
 
   // ---------------------------------------------------------------------------------- SelectionContext
@@ -1739,6 +1824,7 @@ class Selector : public SelectionContext {
   void emitRegCopy(Reg dst, Reg src) override { emitCopy(dst, src); }
   void copyIrValue(llvm::Value* dst, llvm::Value* src) override { copyValue(dst, src); }
   SourceLoc currentLoc() const override { return loc_; }
+  SourceLoc errorLocation() const override { return errorLoc(inst_); }
   int tensorNumber(llvm::Value* v, const std::string& intrinsic) override { return tensorArgument(v, intrinsic); }
   void noteCoordinates(llvm::Value* ndx, MInst* m) override { describeCoordinates(ndx, m); }
   [[noreturn]] void fail(const llvm::Value& v, const std::string& what) override { unsupported(v, what); }
@@ -1760,6 +1846,7 @@ class Selector : public SelectionContext {
         cur_ = p;
         std::vector<std::vector<Reg>> temps;
         for (llvm::PHINode* phi : phis) {
+          inst_ = phi;
           llvm::Value* in = phi->getIncomingValueForBlock(pred);
           std::vector<Reg> t;
           // An undefined address (a pointer assigned only inside a loop): the PHI's register keeps whatever
@@ -1802,6 +1889,7 @@ class Selector : public SelectionContext {
   std::unordered_map<int, Reg> loopBodies_;                      // body -> iterator
   std::unordered_map<const llvm::BasicBlock*, int> backEdgeBlock_;  // dead back-edge block -> body
   int cur_ = 0;
+  const llvm::Instruction* inst_ = nullptr;  // being selected
   SourceLoc loc_;
 };
 

@@ -32,7 +32,7 @@ using llvm::dyn_cast;
 class Lowerer {
  public:
   Lowerer(SelectionContext& cx, llvm::CallInst& call, const isa::IntrinsicInfo& info)
-      : cx_(cx), call_(call), info_(info), loc_(cx.currentLoc()) {}
+      : cx_(cx), call_(call), info_(info), loc_(cx.errorLocation()) {}
 
   void run() {
     switch (info_.lowering) {

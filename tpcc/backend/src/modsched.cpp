@@ -15,7 +15,7 @@
 // expansion, and the code below is correct in program order (the post-allocation list scheduler then
 // places it into bundles, honouring latencies):
 //
-//     P:    ... when q < S - 1 go to F
+//     P:    ... when q < S - 1 go to F (never with S = 2: a hardware loop runs at least once)
 //     PRO:  stages 0..S-2-r of iterations r = 0..S-2, by time r*II + t
 //     P2:   loop q - (S - 1) times -> K
 //     K:    every instruction once, by t mod II; stage s works on iteration (pass - s)
@@ -375,6 +375,53 @@ int splitCoordinateIvs(MFunction& mf, int pre, int body, int extraRoom) {
   return static_cast<int>(ivs.size());
 }
 
+// Registers are not renamed between iterations, so a value must be read for the last time before the
+// next iteration writes it: a value read by many instructions of one slot (matmul's a[m, k], one scalar
+// for the F macs of the jammed copies) is live for at least its latency plus one cycle per reader, and when
+// that reaches the slot bound it bounds the II instead. A copy made as soon as the value lands serves the
+// later half of the readers; each register then lives half as long (one scalar- or vector-slot move).
+void splitWideReads(MFunction& mf, int body) {
+  std::vector<MInst>& insts = mf.blocks[static_cast<size_t>(body)].insts;
+  const int bound = slotBound(insts);
+  std::map<uint64_t, int> defs;  // register -> its one definition in the body (-1: more)
+  for (int i = 0; i < static_cast<int>(insts.size()); ++i)
+    if (insts[static_cast<size_t>(i)].dst.valid()) {
+      const uint64_t k = regKey(insts[static_cast<size_t>(i)].dst);
+      defs[k] = defs.count(k) ? -1 : i;
+    }
+  std::vector<std::pair<int, MInst>> inserts;
+  for (auto [key, def] : defs) {
+    if (def < 0) continue;
+    const MInst& d = insts[static_cast<size_t>(def)];
+    if (d.copy || d.pred.valid() || (d.dst.file != RegFile::S && d.dst.file != RegFile::V)) continue;
+    std::map<isa::Slot, std::vector<int>> readers;
+    for (int i = def + 1; i < static_cast<int>(insts.size()); ++i) {
+      const MInst& mi = insts[static_cast<size_t>(i)];
+      bool reads = false;
+      for (const MOperand& o : mi.src) reads |= o.isReg() && o.reg == d.dst;
+      if (reads) readers[isa::insnInfo(mi.op).slot].push_back(i);
+      if (mi.dst == d.dst) break;
+    }
+    for (auto& [slot, rs] : readers) {
+      if (rs.size() < 4 || latency(d) + static_cast<int>(rs.size()) - 1 < bound) continue;
+      const Reg copy = mf.newVirtual(d.dst.file);
+      MInst mov;
+      mov.op = d.dst.file == RegFile::S ? InsnId::SpuMov : InsnId::VpuMov;
+      mov.dtype = DType::I32;
+      mov.dst = copy;
+      mov.src[0] = MOperand::ofReg(d.dst);
+      mov.loc = d.loc;
+      for (size_t k = rs.size() / 2; k < rs.size(); ++k)
+        for (MOperand& o : insts[static_cast<size_t>(rs[k])].src)
+          if (o.isReg() && o.reg == d.dst) o.reg = copy;
+      inserts.emplace_back(def + 1, mov);
+      break;
+    }
+  }
+  std::stable_sort(inserts.begin(), inserts.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+  for (auto& [at, mi] : inserts) insts.insert(insts.begin() + at, mi);
+}
+
 }  // namespace
 
 // Earliest times that satisfy every dependence at this II, or empty when a recurrence does not fit.
@@ -394,7 +441,7 @@ std::vector<int> earliestTimes(int n, const std::vector<ModuloEdge>& edges, int 
   return {};
 }
 
-int moduloScheduleLoops(MFunction& mf) {
+int moduloScheduleLoops(MFunction& mf, bool splitIvs, int* splits) {
   int done = 0;
   const bool debug = std::getenv("TPC_DEBUG_MODSCHED") != nullptr;
   const char* mode = std::getenv("TPC_MODSCHED");
@@ -410,8 +457,9 @@ int moduloScheduleLoops(MFunction& mf) {
     std::vector<int> t;
     int ii = 0, resMii = 0, split = -1;
     const MFunction unsplit = mf;
-    for (int extra = -1; extra <= 1; ++extra) {
+    for (int extra = -1; extra <= (splitIvs ? 1 : -1); ++extra) {
       MFunction trial = unsplit;
+      splitWideReads(trial, body);
       const int count = extra < 0 ? 0 : splitCoordinateIvs(trial, pre, body, extra);
       if (extra >= 0 && count <= split) continue;  // nothing new to try
       split = count;
@@ -461,6 +509,7 @@ int moduloScheduleLoops(MFunction& mf) {
       if (!t.empty() && ii == resMii) break;  // at the slot bound: nothing better to find
     }
     if (t.empty()) continue;
+    if (splits) *splits += split;
     const std::vector<MInst> insts = mf.blocks[static_cast<size_t>(body)].insts;
     const int n = static_cast<int>(insts.size());
     int last = *std::max_element(t.begin(), t.end());
@@ -511,8 +560,11 @@ int moduloScheduleLoops(MFunction& mf) {
       p.insts.push_back(mi);
       return mi.dst;
     };
-    const Reg few = withPrologueCount(InsnId::SpuCmpLess, RegFile::SP);  // q < S - 1
-    const Reg count = withPrologueCount(InsnId::SpuSub, RegFile::S);     // q - (S - 1)
+    // A hardware loop runs at least once (its IR loop is rotated: entering it runs the body), so with two
+    // stages the prologue's one iteration is always there and the original loop is never needed.
+    const bool fallback = stages > 2;
+    const Reg few = fallback ? withPrologueCount(InsnId::SpuCmpLess, RegFile::SP) : Reg{};  // q < S - 1
+    const Reg count = withPrologueCount(InsnId::SpuSub, RegFile::S);                         // q - (S - 1)
     MBlock fallbackPre;  // F
     fallbackPre.loopBody = -1;  // set below
     fallbackPre.loopCount = q;
@@ -533,7 +585,7 @@ int moduloScheduleLoops(MFunction& mf) {
     MBlock& p0 = mf.blocks[static_cast<size_t>(pre)];
     p0.condPred = few;
     p0.condNegate = false;
-    p0.condTarget = body + 4;  // F
+    p0.condTarget = fallback ? body + 4 : -1;  // F (else unreached, left to threadJumps to drop)
     p0.next = body;            // PRO
     MBlock pro;
     pro.insts = prologue;

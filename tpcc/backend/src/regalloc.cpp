@@ -406,6 +406,19 @@ class FileAllocator {
   int k_;
 };
 
+// Where an error about registers of `file` that ran out points: the first instruction with a source
+// position that writes one of `values` (the virtual registers that found none).
+SourceLoc definitionLoc(const MFunction& mf, RegFile file, const std::vector<uint32_t>& values) {
+  std::set<uint32_t> wanted(values.begin(), values.end());
+  for (const MBlock& b : mf.blocks)
+    for (const MInst& mi : b.insts)
+      if (mi.loc.line && isVirtual(mi.dst) && mi.dst.file == file && wanted.count(mi.dst.id)) return mi.loc;
+  for (const MBlock& b : mf.blocks)  // none has one: any instruction that does
+    for (const MInst& mi : b.insts)
+      if (mi.loc.line) return mi.loc;
+  return {};
+}
+
 // A value whose only definition reads no register, no memory and no core state (a constant, the lane
 // ids) is recomputed where it is used instead of being spilled: no slot, no store.
 bool rematerializable(const MInst& def) {
@@ -446,7 +459,7 @@ void insertSpillCode(MFunction& mf, RegFile file, const std::vector<uint32_t>& s
     if (addr + size > limit)
       throw CodegenError(fmt::format("the kernel needs more {} registers than the core has, and their spill "
                                      "slots do not fit in local memory", isa::regFilePrefix(file)),
-                         SourceLoc{}, /*outOfRegisters=*/true);
+                         definitionLoc(mf, file, {v}), /*outOfRegisters=*/true);
     used = std::max(used, addr + size);
     slot[v] = addr;
   }
@@ -457,7 +470,8 @@ void insertSpillCode(MFunction& mf, RegFile file, const std::vector<uint32_t>& s
     for (const Reg* r : {&b.condPred, &b.loopCount, &b.loopZero, &b.loopIter, &b.bodyIter})
       if (isSpilled(*r))
         throw CodegenError(fmt::format("the kernel needs more {} registers than the core has around a loop or "
-                                       "branch", isa::regFilePrefix(file)), SourceLoc{}, /*outOfRegisters=*/true);
+                                       "branch", isa::regFilePrefix(file)),
+                           b.endLoc.line ? b.endLoc : definitionLoc(mf, file, {r->id}), /*outOfRegisters=*/true);
     std::vector<MInst> out;
     out.reserve(b.insts.size());
     for (MInst mi : b.insts) {
@@ -568,7 +582,7 @@ void allocateRegisters(MFunction& mf, bool allowSpill) {
         throw CodegenError(fmt::format("the kernel needs more {} registers than the core has ({}) at one point; "
                                        "simplify the code or split the kernel",
                                        isa::regFilePrefix(file), allocatable(file).size()),
-                           SourceLoc{}, /*outOfRegisters=*/true);
+                           definitionLoc(mf, file, uncoloured), /*outOfRegisters=*/true);
       insertSpillCode(mf, file, uncoloured, allocator.spillSlots(uncoloured));
       spilled = true;
     }
@@ -579,12 +593,17 @@ void allocateRegisters(MFunction& mf, bool allowSpill) {
     if (file == RegFile::Imm) continue;
     FileAllocator(mf, file).run();
   }
-  // Copies whose sides got the same register disappear.
+  // Copies whose sides got the same register disappear, and so do whole index-register moves onto
+  // themselves (coordinates copied before a partial update are not coalesced on purpose, but may still get
+  // their source's register).
+  auto wholeMove = [](const MInst& mi) {
+    return mi.op == isa::InsnId::SpuIMov && isa::switchField(isa::SwitchField::DimMask).get(mi.sw) == 0x1f;
+  };
   for (MBlock& b : mf.blocks) {
     std::vector<MInst> kept;
     kept.reserve(b.insts.size());
     for (MInst& mi : b.insts) {
-      if (mi.copy && mi.src[0].isReg() && mi.src[0].reg == mi.dst && !mi.pred.valid()) {
+      if ((mi.copy || wholeMove(mi)) && mi.src[0].isReg() && mi.src[0].reg == mi.dst && !mi.pred.valid()) {
         // The value stays where it was: its variables are located from the previous instruction on.
         if (!kept.empty()) kept.back().variables.insert(kept.back().variables.end(), mi.variables.begin(), mi.variables.end());
         continue;

@@ -6,8 +6,11 @@
 //   write after write  c_j >= c_i + max(1, lat_i - lat_j + 1)   (the later write lands last)
 //   memory             a store before a load or store of the same memory: c_j >= c_i + 1;
 //                      a load before a store: c_j >= c_i
-// Each block ends only when all its writes have landed, so the next block starts with every register
-// ready; the branch that ends a block is placed accordingly. Highest critical path first.
+// A block may end with writes still in flight when every block it may continue in comes later in the
+// layout: those blocks are scheduled after all their predecessors and start with each register's time
+// to land (the latest over the predecessors). A block with a successor at or before it in the layout
+// (a back edge) ends only when all its writes have landed; hardware loop bodies follow their own rule
+// (loopBodyLength). Highest critical path first.
 #include <algorithm>
 #include <map>
 
@@ -122,10 +125,15 @@ isa::SlotInsn toSlot(const MInst& mi, uint32_t imm) {
   return s;
 }
 
+// Registers whose writes are still in flight where a block starts or ends: the cycle (from that point)
+// at which each one lands.
+using InFlight = std::map<uint32_t, int>;
+
 struct BlockSchedule {
   std::vector<std::array<int, isa::kNumSlots>> bundles;  // node index per slot, -1 empty
   std::vector<Node> nodes;
   int exitDelay = 0;  // cycles the next block must wait for writes still in flight (hardware loop bodies)
+  InFlight inFlightAtEnd;  // writes still landing when the block ends (or its loop's last iteration does)
 };
 
 // A hardware loop body repeats back to back with nothing between iterations, so instead of letting every
@@ -193,7 +201,10 @@ int loopBodyLength(const BlockSchedule& bs, int body) {
   return length;
 }
 
-BlockSchedule scheduleBlock(const MFunction& mf, int index, int nextInLayout, int entryDelay) {
+// `entry`: writes of the predecessors still landing when the block starts; `mustLand`: the block ends only
+// when all its writes have landed (a successor cannot be told about them).
+BlockSchedule scheduleBlock(const MFunction& mf, int index, int nextInLayout, int entryDelay, const InFlight& entry,
+                            bool mustLand) {
   const MBlock& blk = mf.blocks[static_cast<size_t>(index)];
   BlockSchedule bs;
   for (const MInst& mi : blk.insts) bs.nodes.push_back(Node{mi});
@@ -208,10 +219,14 @@ BlockSchedule scheduleBlock(const MFunction& mf, int index, int nextInLayout, in
     n.terminator = true;
     bs.nodes.push_back(n);
   };
-  if (blk.condTarget >= 0) addJump(blk.condTarget, blk.condPred, blk.condNegate);
+  // A conditional jump to the block that follows anyway is the jump elsewhere on the opposite condition.
+  const bool invert = blk.condTarget >= 0 && blk.condTarget == nextInLayout && blk.next >= 0 &&
+                      blk.next != nextInLayout && blk.loopBody < 0;
+  if (invert) addJump(blk.next, blk.condPred, !blk.condNegate);
+  else if (blk.condTarget >= 0) addJump(blk.condTarget, blk.condPred, blk.condNegate);
   if (blk.loopBody >= 0) {
     if (blk.next != nextInLayout || blk.loopBody != nextInLayout)
-      throw CodegenError("internal: a hardware loop body must follow its preheader");
+      throw CodegenError("internal: a hardware loop body must follow its preheader", blk.endLoc);
     Node n;
     n.inst.op = InsnId::SpuLoop;
     n.inst.dtype = DType::I32;
@@ -225,7 +240,7 @@ BlockSchedule scheduleBlock(const MFunction& mf, int index, int nextInLayout, in
     bs.nodes.push_back(n);
   }
   if (blk.bodyIter.valid() && blk.next != nextInLayout)
-    throw CodegenError("internal: a hardware loop's exit must follow its body");
+    throw CodegenError("internal: a hardware loop's exit must follow its body", blk.endLoc);
   if (blk.loopBody >= 0) {
     // falls through into the loop body
   } else if (blk.next == -1) {
@@ -234,10 +249,23 @@ BlockSchedule scheduleBlock(const MFunction& mf, int index, int nextInLayout, in
     n.inst.loc = blk.endLoc;
     n.terminator = true;
     bs.nodes.push_back(n);
-  } else if (blk.next != nextInLayout) {
+  } else if (blk.next != nextInLayout && !invert) {
     addJump(blk.next, Reg{}, false);
   }
   const int n = static_cast<int>(bs.nodes.size());
+  // The earliest cycle of each instruction that the writes in flight at entry allow: reads wait for them
+  // to land, writes land after them.
+  std::vector<int> notBefore(static_cast<size_t>(n), 0);
+  for (int j = 0; j < n; ++j) {
+    Node& node = bs.nodes[static_cast<size_t>(j)];
+    int& nb = notBefore[static_cast<size_t>(j)];
+    forEachRead(node.inst, [&](const Reg& r) {
+      if (auto it = entry.find(regKey(r)); it != entry.end()) nb = std::max(nb, it->second);
+    });
+    if (node.inst.dst.valid())
+      if (auto it = entry.find(regKey(node.inst.dst)); it != entry.end())
+        nb = std::max(nb, it->second + 1 - latency(node.inst));
+  }
 
   // Dependences.
   std::map<uint32_t, int> lastWrite;
@@ -337,7 +365,7 @@ BlockSchedule scheduleBlock(const MFunction& mf, int index, int nextInLayout, in
         if (node.cycle >= 0 || node.inst.moduloCycle > cycle - entryDelay) continue;
         int slot = static_cast<int>(isa::insnInfo(node.inst.op).slot);
         if (bundle[static_cast<size_t>(slot)] >= 0) continue;
-        bool ready = true;
+        bool ready = cycle - entryDelay >= notBefore[static_cast<size_t>(j)];
         for (auto [i, d] : node.preds) {
           int ci = bs.nodes[static_cast<size_t>(i)].cycle;
           if (ci < 0 || ci + d > cycle) ready = false;
@@ -347,7 +375,7 @@ BlockSchedule scheduleBlock(const MFunction& mf, int index, int nextInLayout, in
           int landed = 0;
           for (int i = 0; i < body; ++i)
             landed = std::max(landed, bs.nodes[static_cast<size_t>(i)].cycle + latency(bs.nodes[static_cast<size_t>(i)].inst));
-          if (cycle + 1 < landed && node.inst.op != InsnId::SpuHalt) continue;
+          if (mustLand && cycle + 1 < landed && node.inst.op != InsnId::SpuHalt) continue;
         }
         if (best < 0 || higherPriority(node, bs.nodes[static_cast<size_t>(best)])) best = j;
       }
@@ -371,6 +399,8 @@ BlockSchedule scheduleBlock(const MFunction& mf, int index, int nextInLayout, in
       int length = loopBodyLength(bs, body);
       bs.exitDelay = std::max(0, landed - length);
       landed = length;
+    } else if (!mustLand) {
+      landed = 0;
     }
     // A hardware loop ends with the last bundle of its body, so a body left empty (its code was dead)
     // still needs one bundle.
@@ -382,6 +412,18 @@ BlockSchedule scheduleBlock(const MFunction& mf, int index, int nextInLayout, in
     }
   }
   // Trailing cycles with nothing placed (a block of only terminators that waited) are already bundles.
+  // What is still landing at the end: the block's last write of each register, and what it did not
+  // overwrite of what was landing at its start.
+  const int length = static_cast<int>(bs.bundles.size());
+  for (const auto& [key, at] : entry)
+    if (at - length > 0) bs.inFlightAtEnd[key] = at - length;
+  for (int i = 0; i < body; ++i) {
+    const Node& node = bs.nodes[static_cast<size_t>(i)];
+    if (!node.inst.dst.valid()) continue;
+    const int left = node.cycle + entryDelay + latency(node.inst) - length;
+    // Writes land in issue order per register (write-after-write), so the last one decides.
+    if (left > 0) bs.inFlightAtEnd[regKey(node.inst.dst)] = std::max(bs.inFlightAtEnd[regKey(node.inst.dst)], left);
+  }
   return bs;
 }
 
@@ -399,14 +441,48 @@ std::vector<ScheduledBundle> scheduleFunction(const MFunction& mf, const isa::Ar
     nextLive[static_cast<size_t>(b)] = n;
     if (!mf.blocks[static_cast<size_t>(b)].dead) n = b;
   }
+  // The blocks each block may continue in: its jump targets, the next block, a hardware loop's body and,
+  // for a loop that runs no iteration, the block after the body.
+  std::vector<std::vector<int>> succs(static_cast<size_t>(nb)), preds(static_cast<size_t>(nb));
+  for (int b = 0; b < nb; ++b) {
+    const MBlock& blk = mf.blocks[static_cast<size_t>(b)];
+    if (blk.dead) continue;
+    auto add = [&](int s) {
+      if (s >= 0 && s < nb) succs[static_cast<size_t>(b)].push_back(s);
+    };
+    add(blk.condTarget);
+    add(blk.next);
+    if (blk.loopBody >= 0) add(mf.blocks[static_cast<size_t>(blk.loopBody)].next);
+    for (int s : succs[static_cast<size_t>(b)]) preds[static_cast<size_t>(s)].push_back(b);
+  }
+  // A block can be told what is still landing when all its predecessors are scheduled before it (a
+  // hardware loop body's return to itself is its own rule).
+  std::vector<bool> takesInFlight(static_cast<size_t>(nb), false);
+  for (int b = 0; b < nb; ++b) {
+    const bool body = mf.blocks[static_cast<size_t>(b)].bodyIter.valid();
+    takesInFlight[static_cast<size_t>(b)] = std::all_of(preds[static_cast<size_t>(b)].begin(), preds[static_cast<size_t>(b)].end(),
+                                                        [&](int p) { return p < b || (body && p == b); });
+  }
   for (int b = 0; b < nb; ++b) {
     blockAddress[static_cast<size_t>(b)] = address;
     if (mf.blocks[static_cast<size_t>(b)].dead) {
       schedules.emplace_back();
       continue;
     }
-    int delay = b > 0 ? schedules.back().exitDelay : 0;
-    schedules.push_back(scheduleBlock(mf, b, nextLive[static_cast<size_t>(b)], delay));
+    InFlight entry;
+    int delay = 0;
+    if (takesInFlight[static_cast<size_t>(b)]) {
+      for (int p : preds[static_cast<size_t>(b)])
+        if (p != b)
+          for (const auto& [key, at] : schedules[static_cast<size_t>(p)].inFlightAtEnd) entry[key] = std::max(entry[key], at);
+    } else if (b > 0) {
+      delay = schedules.back().exitDelay;
+    }
+    const bool body = mf.blocks[static_cast<size_t>(b)].bodyIter.valid();
+    const bool mustLand = std::any_of(succs[static_cast<size_t>(b)].begin(), succs[static_cast<size_t>(b)].end(), [&](int s) {
+      return !takesInFlight[static_cast<size_t>(s)] && !(body && s == b);
+    });
+    schedules.push_back(scheduleBlock(mf, b, nextLive[static_cast<size_t>(b)], delay, entry, mustLand));
     address += static_cast<uint32_t>(schedules.back().bundles.size() * isa::kBundleBytes);
   }
   blockAddress[static_cast<size_t>(nb)] = address;

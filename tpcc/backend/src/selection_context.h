@@ -35,6 +35,8 @@ class SelectionContext {
   virtual void emitRegCopy(Reg dst, Reg src) = 0;
   virtual void copyIrValue(llvm::Value* dst, llvm::Value* src) = 0;
   virtual SourceLoc currentLoc() const = 0;
+  // Where an error about the instruction being selected points (see Selector::errorLoc).
+  virtual SourceLoc errorLocation() const = 0;
   // The tensor number of a tensor argument (a kernel tensor parameter or a constant).
   virtual int tensorNumber(llvm::Value* v, const std::string& intrinsic) = 0;
   // Records a tensor access's coordinates for the scheduler's memory disambiguation.

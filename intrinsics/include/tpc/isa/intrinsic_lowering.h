@@ -45,6 +45,10 @@ std::vector<int> intrinsicSourceParams(const IntrinsicInfo& info);
 // The parameter that holds the destination's old value (income; for set_indx, ndx), -1 when none.
 int intrinsicIncomeParam(const IntrinsicInfo& info);
 
+// The parameter that names a tensor (its number, which the instruction encodes): `tensor` of tensor
+// accesses and gen_addr, `a` of descriptor queries; -1 when the intrinsic takes none.
+int intrinsicTensorParam(const IntrinsicInfo& info);
+
 // Whether instruction `op` of type `dtype` with switches `sw` may leave part of its destination unwritten
 // (so the income must be in the destination register before it runs).
 bool instructionWritesPartially(InsnId op, DType dtype, uint32_t sw);

@@ -25,10 +25,18 @@ namespace tpc::cc {
 // its own (coordinate_ivs.cpp).
 void reduceCoordinates(llvm::Function& f);
 
+// Tensor arguments chosen at run time (a select or PHI of tensors, often LLVM's merge of two calls) become
+// calls with constant tensors (tensor_choices.cpp).
+void dispatchTensorChoices(llvm::Function& f, const KernelSignature& signature);
+
 // Integer division and remainder of vectors as long division in vector IR (vector_division.cpp).
 void expandVectorDivision(llvm::Function& f);
 
-void optimizeModule(llvm::Module& module, int optLevel, int unrollCount = 16);
+void optimizeModule(llvm::Module& module, const KernelSignature& signature, int optLevel, int unrollCount = 16);
+
+// Metadata that keeps each instruction's source position, {i32 line, i32 column}, through optimizations
+// that drop its debug location (LICM hoisting sets line 0), so that errors can still point at it.
+inline constexpr const char* kSourcePositionMetadata = "tpc.srcpos";
 
 // The call that marks a preheader of a hardware loop, with the loop's trip count (see formHardwareLoops).
 inline constexpr const char* kHardwareLoopMarker = "__tpc_hwloop";

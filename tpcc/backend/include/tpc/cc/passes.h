@@ -11,7 +11,9 @@ namespace tpc::cc {
 
 // Modulo scheduling of hardware loop bodies: iterations overlap in a kernel with a prologue and an
 // epilogue, without renaming registers. Returns how many loops it transformed. See modsched.cpp.
-int moduloScheduleLoops(MFunction& mf);
+// `splitIvs`: whether stores may get coordinate induction variables of their own (more index registers);
+// `splits` counts those it gave.
+int moduloScheduleLoops(MFunction& mf, bool splitIvs = true, int* splits = nullptr);
 
 // Forwards the first half of a two-step copy (t = x; y = t) into the second (y = x). See dce.cpp.
 void forwardCopies(MFunction& mf);
@@ -26,6 +28,10 @@ void legalizeImmediates(MFunction& mf);
 // and i1 (index space), sp0 (always true). Scalar and vector values that find no register are spilled to
 // local memory when `allowSpill`; otherwise, or for other files, CodegenError(outOfRegisters) is thrown.
 void allocateRegisters(MFunction& mf, bool allowSpill = true);
+
+// Jumps into blocks that only jump on go straight to where those lead (into a block that only halts:
+// halt); blocks left unreached are marked dead. See jump_threading.cpp.
+void threadJumps(MFunction& mf);
 
 // List scheduling of each block into bundles, honouring slots, latencies and the read-old-state rule of
 // a bundle; every block ends with its writes landed, so blocks can be scheduled independently. Lays the
