@@ -43,14 +43,14 @@ TEST(EntryPoints, GetKernelGuidsCountsThenLists) {
 struct Node {
   std::string guid;
   std::vector<HostTensor> inputs, outputs;
-  std::vector<unsigned char> params;
+  std::vector<unsigned char> params{};  // the {} initializers let tests brace-initialize the first fields only
   uint32_t elfRoom = 1 << 20;
   DeviceId device = DEVICE_ID_GAUDI2;
   // Results
   GlueCodeReturn code = GLUE_FAILED;
-  std::string message;
+  std::string message{};
   HabanaKernelInstantiation inst{};
-  std::vector<uint8_t> elf;
+  std::vector<uint8_t> elf{};
 
   void instantiate() {
     std::vector<Tensor> tensors;

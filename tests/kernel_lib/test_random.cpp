@@ -171,7 +171,9 @@ TEST(Dropout, ForwardAndBackwardBitExact) {
             ADD_FAILURE() << "element " << i << ": mask " << mask[i] << " y 0x" << std::hex << y[i] << " dx 0x" << dx[i]
                           << ", want " << keep << " 0x" << wantY << " 0x" << wantDx;
         }
-        if (pDrop == 0.0f) EXPECT_EQ(kept, xs.size());
+        if (pDrop == 0.0f) {
+          EXPECT_EQ(kept, xs.size());
+        }
       }
 }
 

@@ -520,7 +520,7 @@ class Selector : public SelectionContext {
     for (const llvm::DINode* e : array->getElements())
       if (auto* r = llvm::dyn_cast<llvm::DISubrange>(e))
         if (auto* count = llvm::dyn_cast_if_present<llvm::ConstantInt*>(r->getCount()))
-          name += "[" + std::to_string(count->getSExtValue()) + "]";
+          name += fmt::format("[{}]", count->getSExtValue());
     return name;
   }
 

@@ -207,7 +207,7 @@ BlockSchedule scheduleBlock(const MFunction& mf, int index, int nextInLayout, in
                             bool mustLand) {
   const MBlock& blk = mf.blocks[static_cast<size_t>(index)];
   BlockSchedule bs;
-  for (const MInst& mi : blk.insts) bs.nodes.push_back(Node{mi});
+  for (const MInst& mi : blk.insts) bs.nodes.emplace_back().inst = mi;
   const int body = static_cast<int>(bs.nodes.size());
   auto addJump = [&](int target, Reg pred, bool negate) {
     Node n;
