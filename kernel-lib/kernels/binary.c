@@ -20,6 +20,16 @@
 #error "compile with -DOP_<operation>"
 #endif
 
+// The row loops' unroll count (docs/kernel-lib.md, "Performance"): the cheap operations want many copies
+// to hide the loop's overhead; div's long body fewer, so its values live within the modulo schedule.
+#if defined(OP_DIV) && defined(DT_BF16)
+#define ROW_UNROLL 1
+#elif defined(OP_DIV)
+#define ROW_UNROLL 2
+#else
+#define ROW_UNROLL 8
+#endif
+
 void main(tensor a, tensor b, tensor out, int broadcastA, int broadcastB)
 {
     int5 c = 0, ca = 0, cb = 0;
@@ -30,6 +40,7 @@ void main(tensor a, tensor b, tensor out, int broadcastA, int broadcastB)
         ca = c & maskA;
         cb = c & maskB;
         if (mode == 0) {
+            UNROLL_PRAGMA(ROW_UNROLL)
             for (int d0 = d0Start; d0 < d0End; d0 += LANES) {
                 c[0] = d0;
                 ca[0] = d0;
@@ -38,6 +49,7 @@ void main(tensor a, tensor b, tensor out, int broadcastA, int broadcastB)
             }
         } else if (mode == 1) {
             const VT va = LD_SCALAR(ca, a);
+            UNROLL_PRAGMA(ROW_UNROLL)
             for (int d0 = d0Start; d0 < d0End; d0 += LANES) {
                 c[0] = d0;
                 cb[0] = d0;
@@ -45,6 +57,7 @@ void main(tensor a, tensor b, tensor out, int broadcastA, int broadcastB)
             }
         } else if (mode == 2) {
             const VT vb = LD_SCALAR(cb, b);
+            UNROLL_PRAGMA(ROW_UNROLL)
             for (int d0 = d0Start; d0 < d0End; d0 += LANES) {
                 c[0] = d0;
                 ca[0] = d0;
@@ -52,6 +65,7 @@ void main(tensor a, tensor b, tensor out, int broadcastA, int broadcastB)
             }
         } else {
             const VT v = OP((VT)LD_SCALAR(ca, a), (VT)LD_SCALAR(cb, b));
+            UNROLL_PRAGMA(ROW_UNROLL)
             for (int d0 = d0Start; d0 < d0End; d0 += LANES) {
                 c[0] = d0;
                 STORE(c, out, v);
