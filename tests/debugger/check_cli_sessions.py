@@ -161,6 +161,26 @@ def floats(text):
     return [float(x) for x in re.findall(r"-?\d+(?:\.\d+)?(?:e[-+]?\d+)?", text or "")]
 
 
+# Row by row, column by column: at -O2 the unrolled, pipelined loop keeps no copy of c after `c[0] = col`
+# (LLVM marks it undef). Core 2 of a (4, 256) launch has columns 128..191.
+AXPY = """void main(tensor x, tensor y, float alpha)
+{
+    const int5 start = get_index_space_offset();
+    const int5 end = start + get_index_space_size();
+    int5 c = 0;
+    for (int row = start[1]; row < end[1]; row++) {
+        c[1] = row;
+        for (int col = start[0] * 64; col < end[0] * 64; col += 64) {
+            c[0] = col;
+            float64 xv = v_f32_ld_tnsr_b(c, x);
+            float64 yv = v_f32_ld_tnsr_b(c, y);
+            v_f32_st_tnsr(c, y, v_f32_mac_b(xv, alpha, yv));
+        }
+    }
+}
+"""
+
+
 def main():
     with tempfile.TemporaryDirectory() as tmp:
         n = 7
@@ -318,6 +338,21 @@ def main():
         in_memory = len(re.findall(r"is a variable at vector local memory", out))
         check(shown >= 20 and not wrong and in_memory >= 1,
               f"-O2: {shown} of 45 live vectors shown with the right values, {in_memory} of them from spill slots in local memory", out)
+
+        # A variable assigned a value the code does not keep is <optimized out> from there on, never the value
+        # it had before (at -O2 c was shown as {0, 0, 0, 0, 0}, its value before c[0] = col).
+        save_npy(os.path.join(tmp, "x.npy"), [i / 8 for i in range(1024)], (4, 256))
+        save_npy(os.path.join(tmp, "y.npy"), [1.0] * 1024, (4, 256))
+        for opt in ("-O0", "-O2"):
+            o = compile_kernel(tmp, "axpy", AXPY, opt)
+            out = gdb(o, ["break 12 if $core == 2", "run", "print c", "print xv[0]"],
+                      ["-t", "x.npy", "-t", "y.npy", "-s", "1.5"], tmp)
+            c, xv = value(out, 1), value(out, 2)
+            lanes = [int(v) for v in re.findall(r"-?\d+", c or "")]
+            right = len(lanes) == 5 and 128 <= lanes[0] < 192 and lanes[0] % 64 == 0 and lanes[1:] == [0, 0, 0, 0]
+            check(right or (opt == "-O2" and c == "<optimized out>"),
+                  f"{opt}: a variable whose value the code does not keep is <optimized out>, never its old value", out)
+            check(xv is not None and floats(xv)[0] == 128 / 8, f"{opt}: the loaded vector at core 2's column", out)
 
         # Registers and info registers groups.
         o = compile_kernel(tmp, "axpb", AXPB, "-O0")

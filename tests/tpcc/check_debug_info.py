@@ -109,7 +109,8 @@ def location_mismatches(listing, dsts):
     noted on an earlier bundle that does not write the register), so every start of a listed range, and
     every listed bundle that writes the register, is taken as a point where the variable is in that
     register, and the rest must follow from the control flow: from each such point, the successors up to a
-    bundle that writes the register or where the variable is said to move to another register."""
+    bundle that writes the register or where the variable is said to move to another register, or to
+    nowhere (`none`: assigned a value the code does not keep)."""
     bundles, locations = parse_listing(listing, dsts)
     said, starts = {}, {}
     for var, reg, lo, hi in locations:
@@ -121,11 +122,15 @@ def location_mismatches(listing, dsts):
             preds.setdefault(j, set()).add(k)
     bad = []
     for (var, reg), listed in sorted(said.items()):
+        if reg == "none":
+            continue  # a bundle that assigns the variable a value the code does not keep: only ends the others
         # Where the variable moves to another register: a bundle of its ranges there that writes that
         # register, or a start of them that no bundle of them leads to (one that does only continues).
         elsewhere = set()
         for r, js in starts[var].items():
-            if r != reg:
+            if r == "none":
+                elsewhere |= said[(var, r)]  # each bundle of them on its own
+            elif r != reg:
                 elsewhere |= {j for j in said[(var, r)] if r in bundles.get(j, (set(),))[0]}
                 elsewhere |= {j for j in js if not (preds.get(j, set()) & said[(var, r)])}
         # Where the value is said to start, and bundles said to hold it that write it (assignments).

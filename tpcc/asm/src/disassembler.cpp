@@ -46,7 +46,8 @@ std::string disassemble(const obj::KernelObject& o, const DisassemblyOptions& op
     if (options.withSource)
       for (const obj::VarLocation& v : o.debug.vars) {
         // Local memory (a spill slot or a __local__ variable) or a register.
-        std::string where = v.regFile == obj::kLocScalarLocal   ? fmt::format("slm[0x{:x}]", v.localOffset)
+        std::string where = v.regFile == obj::kLocNone          ? std::string("none")
+                            : v.regFile == obj::kLocScalarLocal ? fmt::format("slm[0x{:x}]", v.localOffset)
                             : v.regFile == obj::kLocVectorLocal ? fmt::format("vlm[0x{:x}]", v.localOffset)
                                                                 : fmt::format("{}{}", isa::regFilePrefix(static_cast<isa::RegFile>(v.regFile)), v.regIndex);
         out += fmt::format("// variable {} ({}): {} in [0x{:x}, 0x{:x})\n", v.name, v.typeName.empty() ? "?" : v.typeName,

@@ -243,7 +243,17 @@ class Selector : public SelectionContext {
 
   MInst& emit(MInst mi, int block = -1) {
     mi.loc = loc_;
-    auto& insts = mf_.blocks[static_cast<size_t>(block < 0 ? cur_ : block)].insts;
+    const int target = block < 0 ? cur_ : block;
+    // Variables assigned before the block's first instruction (phis, values the code does not keep).
+    for (auto k = pendingVariables_.begin(); k != pendingVariables_.end();) {
+      if (k->block != target) {
+        ++k;
+        continue;
+      }
+      mi.variables.emplace_back(k->variable, k->reg);
+      k = pendingVariables_.erase(k);
+    }
+    auto& insts = mf_.blocks[static_cast<size_t>(target)].insts;
     insts.push_back(mi);
     return insts.back();
   }
@@ -289,31 +299,47 @@ class Selector : public SelectionContext {
   // (the last one emitted in this block that writes it), for the debugger's variable locations.
   // `inlinedAt` tells apart the instances of a helper's variable, one per inlined call.
   void noteVariable(llvm::DILocalVariable* var, llvm::DILocation* inlinedAt, llvm::Value* value) {
-    if (!var || !value || isa<llvm::Constant>(value)) return;
-    auto it = values_.find(value);
-    if (it == values_.end() || it->second.size() != 1) return;
-    Reg r = it->second[0];
+    if (!var) return;
     auto& insts = mf_.blocks[static_cast<size_t>(cur_)].insts;
-    for (size_t k = insts.size(); k-- > 0;) {
-      if (insts[k].dst == r) {
-        std::string type;
-        llvm::DIType* t = var->getType();
-        // const int5 -> int5: qualifiers have no name of their own.
-        while (auto* d = llvm::dyn_cast_or_null<llvm::DIDerivedType>(t)) {
-          if (!d->getName().empty()) break;
-          t = d->getBaseType();
+    auto it = value && !isa<llvm::Constant>(value) ? values_.find(value) : values_.end();
+    if (it != values_.end() && it->second.size() == 1) {
+      const Reg r = it->second[0];
+      for (size_t k = insts.size(); k-- > 0;) {
+        if (insts[k].dst == r) {
+          insts[k].variables.emplace_back(variableIndexOf(var, inlinedAt), r);
+          return;
         }
-        if (t) type = t->getName().str();
-        // One entry per source variable (per inlined instance), however many values it takes: a location
-        // ends where the variable is assigned again.
-        auto [at, added] = variableIndex_.try_emplace({var, inlinedAt}, static_cast<uint32_t>(mf_.variables.size()));
-        if (added)
-          mf_.variables.push_back({var->getName().str(), type, inlinedAt ? scopeOf(inlinedAt, var->getScope()) : 0,
-                                   var->getArg() != 0});
-        insts[k].variables.emplace_back(at->second, r);
-        return;
       }
     }
+    // A phi: its copies at the predecessors' ends write the register the variable's earlier value had
+    // (the allocator joins them), so that location, where it exists, goes on. A parameter: the debugger
+    // finds tensors and scalars by name.
+    if (value && (isa<llvm::PHINode>(value) || isa<llvm::Argument>(value))) return;
+    const uint32_t index = variableIndexOf(var, inlinedAt);
+    // A value the code does not keep where the variable takes it (undef, a constant, a value of another
+    // block or in several registers): the variable's earlier location must end here, or the debugger would
+    // show the old value as the new one. From here on it is <optimized out>.
+    if (!insts.empty()) insts.back().variables.emplace_back(index, Reg{});
+    else pendingVariables_.push_back({cur_, index, Reg{}});
+  }
+
+  // One entry per source variable (per inlined instance), however many values it takes: a location ends
+  // where the variable is assigned again.
+  uint32_t variableIndexOf(llvm::DILocalVariable* var, llvm::DILocation* inlinedAt) {
+    auto [at, added] = variableIndex_.try_emplace({var, inlinedAt}, static_cast<uint32_t>(mf_.variables.size()));
+    if (added) {
+      std::string type;
+      llvm::DIType* t = var->getType();
+      // const int5 -> int5: qualifiers have no name of their own.
+      while (auto* d = llvm::dyn_cast_or_null<llvm::DIDerivedType>(t)) {
+        if (!d->getName().empty()) break;
+        t = d->getBaseType();
+      }
+      if (t) type = t->getName().str();
+      mf_.variables.push_back({var->getName().str(), type, inlinedAt ? scopeOf(inlinedAt, var->getScope()) : 0,
+                               var->getArg() != 0});
+    }
+    return at->second;
   }
 
   // The register(s) of an IR value; instructions get theirs on first mention, constants are materialized.
@@ -1878,6 +1904,12 @@ class Selector : public SelectionContext {
   std::unordered_map<const llvm::BasicBlock*, int> blockIndex_;
   std::unordered_map<const llvm::Value*, std::vector<Reg>> values_;
   std::map<std::pair<const llvm::DILocalVariable*, const llvm::DILocation*>, uint32_t> variableIndex_;  // into mf_.variables
+  struct PendingVariable {
+    int block;
+    uint32_t variable;
+    Reg reg;  // invalid: the variable's location ends
+  };
+  std::vector<PendingVariable> pendingVariables_;  // assigned before their block's first instruction
   std::map<const llvm::DILocation*, uint32_t> scopeIndex_;  // inline call site -> scope (1-based)
   std::unordered_map<const llvm::Value*, int> tensorIndex_;
   std::unordered_map<const llvm::GlobalVariable*, uint32_t> localOffsets_;

@@ -61,7 +61,23 @@ std::vector<obj::VarLocation> variableLocations(const MFunction& mf, const std::
   std::vector<char> reached(n), overwrites(n);
   std::vector<size_t> work;
   for (size_t b = 0; b < n; ++b) {
+    std::vector<uint32_t> givenUp;
     for (const auto& [index, reg] : bundles[b].variables) {
+      if (!reg.valid()) {
+        // Assigned a value the code does not keep: a record without location says where earlier ones end
+        // (one per variable and bundle).
+        if (std::find(givenUp.begin(), givenUp.end(), index) != givenUp.end()) continue;
+        givenUp.push_back(index);
+        obj::VarLocation v;
+        v.name = mf.variables[index].name;
+        v.typeName = mf.variables[index].typeName;
+        v.lowPc = static_cast<uint32_t>(b * kBytes);
+        v.highPc = static_cast<uint32_t>((b + 1) * kBytes);
+        v.regFile = obj::kLocNone;
+        out.push_back(v);
+        if (scopes) scopes->push_back({mf.variables[index].scope, mf.variables[index].isArgument});
+        continue;
+      }
       std::fill(reached.begin(), reached.end(), 0);
       std::fill(overwrites.begin(), overwrites.end(), 0);
       reached[b] = 1;

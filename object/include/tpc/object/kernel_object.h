@@ -52,6 +52,9 @@ struct VarLocation {
 // Register-file numbers of VarLocation beyond the ISA's register files (isa::RegFile 1..6): the variable
 // lives in local memory at localOffset (a spill slot or a __local__ variable).
 inline constexpr uint8_t kLocScalarLocal = 16;
+// No location: the variable is assigned, in the record's bundle, a value the code does not keep (undef, a
+// constant, a value folded away); its earlier locations end there and it is optimized out until the next.
+inline constexpr uint8_t kLocNone = 0;
 inline constexpr uint8_t kLocVectorLocal = 17;
 
 // An inlined call (.tpc.debug_scopes): scope 0 is the kernel's own body; every other scope is a function

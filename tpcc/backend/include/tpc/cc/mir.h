@@ -61,7 +61,9 @@ struct MInst {
   // chose, which the list scheduler follows as its priority; -1 elsewhere.
   int moduloCycle = -1;
   // Source variables that hold this instruction's result from here on (-g): index into
-  // MFunction::variables and the register (rewritten with the others by the allocator).
+  // MFunction::variables and the register (rewritten with the others by the allocator). An invalid
+  // register: the variable is assigned here a value the code does not keep (undef, a constant, a value
+  // folded away), so its earlier location ends and it is <optimized out> from here on.
   std::vector<std::pair<uint32_t, Reg>> variables;
   SourceLoc loc;
 };
