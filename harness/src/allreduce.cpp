@@ -60,9 +60,12 @@ AllreduceResult ringAllreduce(Communicator& comm, Device& device, uint8_t* data,
                               double ready, const AllreduceOptions& options) {
   if (dtype != DType::F32 && dtype != DType::BF16)
     throw std::invalid_argument("allreduce: the data type must be f32 or bf16");
-  AllreduceResult result{ready, ready, 0};
+  AllreduceResult result{ready, ready, 0, {}};
   const int n = comm.size(), r = comm.rank();
-  if (n == 1 || count == 0) return result;
+  if (n == 1 || count == 0) {
+    result.segments.push_back({0, count, ready});
+    return result;
+  }
   const DeviceModel& model = device.model;
   const std::string guid = dtype == DType::F32 ? "add_fwd_f32" : "add_fwd_bf16";
   Layout L{count, static_cast<size_t>(n), dtypeSize(dtype), std::max<size_t>(1, options.chunkBytes / dtypeSize(dtype))};
@@ -126,8 +129,12 @@ AllreduceResult ringAllreduce(Communicator& comm, Device& device, uint8_t* data,
       if (bytes) std::memcpy(data + L.chunkStart(recvSeg, c) * L.esize, m.data() + sizeof(double), bytes);
     }
   }
-  for (const auto& seg : readyAt)
-    for (double t : seg) result.end = std::max(result.end, t);
+  for (size_t s = 0; s < L.parts; ++s) {
+    double segReady = ready;
+    for (double t : readyAt[s]) segReady = std::max(segReady, t);
+    result.segments.push_back({L.segStart(s), L.segLen(s), segReady});
+    result.end = std::max(result.end, segReady);
+  }
   return result;
 }
 

@@ -28,10 +28,10 @@ double mmeComputeCycles(const DeviceModel& model, DType inputs, int64_t m, int64
   return static_cast<double>(perMme) * static_cast<double>(k) * perK + model.mmeRows + model.mmeCols;
 }
 
-double mmeTimeUs(const DeviceModel& model, DType inputs, int64_t m, int64_t n, int64_t k) {
+double mmeTimeUs(const DeviceModel& model, DType inputs, int64_t m, int64_t n, int64_t k, DType output) {
   const double compute = model.cyclesToUs(mmeComputeCycles(model, inputs, m, n, k));
   const double bytes = static_cast<double>(m * k + k * n) * static_cast<double>(dtypeSize(inputs)) +
-                       static_cast<double>(m * n) * 4.0;
+                       static_cast<double>(m * n) * static_cast<double>(dtypeSize(output));
   const double memory = bytes / model.hbmBytesPerSecond * 1e6;
   return std::max(compute, memory);
 }

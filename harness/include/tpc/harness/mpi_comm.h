@@ -33,6 +33,9 @@ class MpiSession {
   // Ends every rank (MPI_Abort) with `code`.
   [[noreturn]] static void abort(int code);
 };
+
+// A communicator over MPI_COMM_WORLD (MPI already initialized).
+std::unique_ptr<Communicator> mpiWorldCommunicator(double timeoutSeconds);
 #endif
 
 }  // namespace tpc::harness
