@@ -211,7 +211,7 @@ class Trainer {
 
   double trainStep(int step) {
     computeTpc_.clear();
-    const int n = comm_.size(), r = comm_.rank();
+    const int r = comm_.rank();
     std::vector<float> x;
     std::vector<int32_t> labels;
     syntheticBatch(spec_, o_.seed, step, o_.batch, r * B_, B_, x, labels);
@@ -299,7 +299,6 @@ class Trainer {
           if (lo >= hi) continue;
           optimize(s, lo - s.offset, hi - lo, step, seg.ready);
         }
-    (void)n;
     return loss;
   }
 

@@ -71,6 +71,25 @@ def case_train_mpi(b, args, tmp):
     expect(so.count("step 1 loss") == 1, "only rank 0 prints")
 
 
+def case_overlap(b, args, tmp):
+    # Buckets that start while backward goes on hide part of the communication; one bucket for everything
+    # starts only after the last gradient.
+    res = {}
+    for mb in ("0.05", "1000"):
+        out = os.path.join(tmp, f"o{mb}.json")
+        rc, so, se, _ = run([f"{b}/tpc-pipeline", "train", "--devices", "4", "--model", "mlp:64,512,512,512,10",
+                             "--batch", "256", "--steps", "1", "--bucket-mb", mb, "--json", out])
+        expect(rc == 0, se)
+        res[mb] = json.load(open(out))
+    small, big = res["0.05"], res["1000"]
+    expect(small["exposed_comm_us"] < small["comm_us"] - 1e-6, f"no overlap with small buckets: {small}")
+    expect(big["exposed_comm_us"] > small["exposed_comm_us"], f"one bucket should expose more: {big} {small}")
+    expect(small["step_time_us"] < big["step_time_us"], "small buckets should shorten the step")
+    for j in (small, big):
+        eff = max(j["compute_us"], j["comm_us"]) / j["step_time_us"]
+        expect(abs(eff - j["overlap_efficiency"]) < 1e-9, "overlap_efficiency = max(compute, comm) / step time")
+
+
 def case_check_mismatch(b, args, tmp):
     out = os.path.join(tmp, "c.json")
     rc, so, se, _ = run(train_cmd(b, "--check", "--check-tolerance", "0", "--json", out))
