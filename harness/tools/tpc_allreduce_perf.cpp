@@ -113,9 +113,10 @@ int main(int argc, char** argv) {
     const tpc::harness::DeviceModel& model = gaudi2();
     runOnDevices(transport, a.devices, "-g", timeout, [&](Communicator& comm) {
       useOneBlasThread();
-      // Fault injection for the tests (docs/pipeline.md): this rank stops answering.
+      // Fault injection for the tests (docs/pipeline.md): this rank stops answering, or dies.
       if (const char* stall = std::getenv("TPC_FAULT_STALL_RANK"); stall && std::atoi(stall) == comm.rank())
         std::this_thread::sleep_for(std::chrono::hours(1));
+      if (const char* die = std::getenv("TPC_FAULT_EXIT_RANK"); die && std::atoi(die) == comm.rank()) std::_Exit(9);
       Device device(model, comm.rank());
       const size_t esize = tpc::dtypeSize(dtype);
       std::vector<Row> mine;

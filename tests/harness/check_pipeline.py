@@ -212,6 +212,14 @@ def case_stalled_rank_mpi(b, args, tmp):
     expect(took < 60, f"took {took:.0f} s")
 
 
+def case_dead_rank_mpi(b, args, tmp):
+    rc, so, se, took = run(mpirun(args, 3) + [f"{b}/tpc-allreduce-perf", "-b", "1K", "-e", "1K", "-g", "3",
+                                               "--transport", "mpi"],
+                           env={"TPC_FAULT_EXIT_RANK": "2", "TPC_COMM_TIMEOUT": "5"}, timeout=90)
+    expect(rc != 0, "a dead rank must fail the run")
+    expect(took < 60, f"took {took:.0f} s")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("bin")
