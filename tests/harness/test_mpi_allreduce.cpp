@@ -61,7 +61,7 @@ TEST(MpiAllreduce, RandomDataWithinTheSumsErrorBoundAndEqualOnEveryRank) {
     for (size_t i = 0; i < count; ++i) ASSERT_LE(std::fabs(v[i] - ref[i]), 2.0 * n * 0x1p-24 * mag[i]) << i;
     root = v;
     MPI_Bcast(root.data(), static_cast<int>(count), MPI_FLOAT, 0, MPI_COMM_WORLD);
-    EXPECT_EQ(std::memcmp(root.data(), v.data(), count * 4), 0) << "rank " << comm->rank() << " differs from rank 0";
+    EXPECT_TRUE(count == 0 || std::memcmp(root.data(), v.data(), count * 4) == 0) << "rank " << comm->rank() << " differs from rank 0";
   }
 }
 
