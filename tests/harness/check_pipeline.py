@@ -62,8 +62,12 @@ def case_train_mpi(b, args, tmp):
     a, m = os.path.join(tmp, "inproc.json"), os.path.join(tmp, "mpi.json")
     rc, so, se, _ = run(train_cmd(b, "--json", a, devices=3, batch=48))
     expect(rc == 0, f"inproc: {se}")
-    rc, so, se, _ = run(mpirun(args, 3) + train_cmd(b, "--transport", "mpi", "--check", "--json", m, devices=3, batch=48))
+    tr = os.path.join(tmp, "mpi-trace.json")
+    rc, so, se, _ = run(mpirun(args, 3) + train_cmd(b, "--transport", "mpi", "--check", "--json", m, "--trace", tr,
+                                                    devices=3, batch=48))
     expect(rc == 0, f"mpi --check exited {rc}: {so}{se}")
+    lanes = {(e["pid"], e["tid"]) for e in json.load(open(tr))["traceEvents"] if e.get("ph") == "X"}
+    expect(lanes == {(d, t) for d in range(3) for t in range(3)}, f"every rank's lanes in the trace: {lanes}")
     ji, jm = json.load(open(a)), json.load(open(m))
     expect(ji["losses"] == jm["losses"], f"losses differ: {ji['losses']} {jm['losses']}")
     expect(abs(ji["step_time_us"] - jm["step_time_us"]) < 1e-9, "modelled times differ between transports")
