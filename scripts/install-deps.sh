@@ -23,6 +23,9 @@ PACKAGES=(
   "python3"
   "libedit-dev=3.1-20221030-2"
   "pkg-config"
+  "openmpi-bin=4.1.4-3+b1"
+  "libopenmpi-dev=4.1.4-3+b1"
+  "libopenblas-dev=0.3.21+ds-4"
 )
 
 missing=()
