@@ -643,7 +643,7 @@ void optimizeModule(llvm::Module& module, const KernelSignature& signature, int 
     mam.clear();
     if (entry) exitAtLimit(*entry);
     if (entry) forwardInvariantLanes(*entry);
-    if (entry && hasUnrollAndJamCandidate(*entry)) {
+    if (entry && hasUnrollAndJamCandidate(*entry, signature)) {
       // A guard around an inner loop (`k < depth` before its first iteration) that does not change in the
       // outer loop is decided once before it (non-trivial unswitching), which unroll-and-jam needs. Only
       // in kernels with such a nest: elsewhere the copies of loops would only grow the code.

@@ -20,9 +20,12 @@
 // (tensors are distinct memories, as everywhere in the backend): the jammed order runs the outer
 // iteration n + 1's reads before iteration n's stores, so the loop may store only tensors it does not
 // read, and only after the inner loop.
+#include <cstdio>
+#include <cstdlib>
 #include <functional>
 #include <map>
 #include <set>
+#include <string>
 
 #include <llvm/Analysis/AssumptionCache.h>
 #include <llvm/Analysis/DomTreeUpdater.h>
@@ -69,12 +72,14 @@ class Jammer {
       if (signature.params[k].isTensor) tensors_[f.getArg(static_cast<unsigned>(k))] = number++;
   }
 
-  // Whether some loop is worth trying: it holds one loop, innermost and accumulating.
+  // Whether some loop is worth trying: it holds one loop, innermost and accumulating, and what it does to
+  // memory allows the jam (the rest of legal() is about a shape that unswitching may still make).
   bool anyCandidate() const {
     llvm::DominatorTree dt(f_);
     llvm::LoopInfo li(dt);
     for (llvm::Loop* outer : li.getLoopsInPreorder())
-      if (outer->getSubLoops().size() == 1 && outer->getSubLoops()[0]->isInnermost() && accumulates(outer->getSubLoops()[0]))
+      if (outer->getSubLoops().size() == 1 && outer->getSubLoops()[0]->isInnermost() &&
+          accumulates(outer->getSubLoops()[0]) && memoryAllows(outer, nullptr))
         return true;
     return false;
   }
@@ -181,7 +186,12 @@ class Jammer {
     for (llvm::PHINode& phi : outer->getHeader()->phis())
       if (auto* in = llvm::dyn_cast<llvm::Instruction>(phi.getIncomingValueForBlock(outer->getLoopLatch())); in && !movable(in))
         return false;
-    // Memory: stores of tensors only, after the inner loop, and of tensors the loop does not read.
+    return memoryAllows(outer, &aft);
+  }
+
+  // Memory: stores of tensors only, after the inner loop (in `aft`, when known), and of tensors the loop
+  // does not read.
+  bool memoryAllows(llvm::Loop* outer, const std::set<llvm::BasicBlock*>* aft) const {
     std::set<int> read, written;
     bool anyGlobal = false;
     for (llvm::BasicBlock* bb : outer->blocks())
@@ -196,7 +206,7 @@ class Jammer {
             break;
           case Access::ReadLocal: break;
           case Access::WriteTensor:
-            if (!aft.count(bb)) return false;
+            if (aft && !aft->count(bb)) return false;
             written.insert(a.tensor);
             break;
           case Access::Other: return false;
@@ -312,12 +322,28 @@ class Jammer {
         llvm::DomTreeUpdater dtu(dt, llvm::DomTreeUpdater::UpdateStrategy::Eager);
         llvm::MergeBlockIntoPredecessor(latch, &dtu, &li);
       }
-      if (!legal(outer, inner, dt, se)) continue;
-      const unsigned copies = factorFor_.count(header) ? factorFor_[header] : copiesFor(inner);
-      llvm::Loop* remainder = nullptr;
-      if (llvm::UnrollAndJamLoop(outer, copies, 0, 1, /*UnrollRemainder=*/false, &li, &se, &dt, &ac, &tti, &ore,
-                                 &remainder) == llvm::LoopUnrollResult::Unmodified)
+      const unsigned line = outer->getStartLoc() ? outer->getStartLoc().getLine() : 0;
+      if (!legal(outer, inner, dt, se)) {
+        if (debug_) std::fprintf(stderr, "tpc-clang: unroll-and-jam: loop at line %u: not legal\n", line);
         continue;
+      }
+      const unsigned copies = factorFor_.count(header) ? factorFor_[header] : copiesFor(inner);
+      // The remainder loop first (the last n % F iterations), as UnrollAndJamLoop would make it, but also
+      // when computing the trip count takes a few instructions (its cost model is the default target's,
+      // for which `(64 * n - 1) / 64 + 1` is already too much).
+      llvm::Loop* remainder = nullptr;
+      if (!llvm::UnrollRuntimeLoopRemainder(outer, copies, /*AllowExpensiveTripCount=*/true, /*UseEpilogRemainder=*/true,
+                                            /*UnrollRemainder=*/false, /*ForgetAllSCEV=*/false, &li, &se, &dt, &ac, &tti,
+                                            /*PreserveLCSSA=*/true, &remainder)) {
+        if (debug_) std::fprintf(stderr, "tpc-clang: unroll-and-jam: loop at line %u: no remainder loop\n", line);
+        continue;
+      }
+      if (llvm::UnrollAndJamLoop(outer, copies, 0, copies, /*UnrollRemainder=*/false, &li, &se, &dt, &ac, &tti, &ore,
+                                 nullptr) == llvm::LoopUnrollResult::Unmodified) {
+        if (debug_) std::fprintf(stderr, "tpc-clang: unroll-and-jam: loop at line %u: not jammed by LLVM\n", line);
+        continue;
+      }
+      if (debug_) std::fprintf(stderr, "tpc-clang: unroll-and-jam: loop at line %u: %u copies\n", line, copies);
       // The last n % F iterations: jammed by half as many, and so on, so that a short outer loop (fewer
       // iterations than F) still gets several chains.
       if (remainder) {
@@ -339,6 +365,7 @@ class Jammer {
   }
 
   llvm::Function& f_;
+  const bool debug_ = std::getenv("TPC_DEBUG_UNROLL_AND_JAM") != nullptr;
   std::map<const llvm::Value*, int> tensors_;
   std::set<llvm::BasicBlock*> done_;
   std::map<llvm::BasicBlock*, unsigned> factorFor_;  // remainder loops' headers -> their jam factor
@@ -346,7 +373,11 @@ class Jammer {
 
 }  // namespace
 
-bool hasUnrollAndJamCandidate(llvm::Function& f) { return Jammer(f, KernelSignature{}).anyCandidate(); }
+bool hasUnrollAndJamCandidate(llvm::Function& f, const KernelSignature& signature) {
+  const char* mode = std::getenv("TPC_UNROLL_AND_JAM");
+  if (mode && std::string(mode) == "0") return false;
+  return Jammer(f, signature).anyCandidate();
+}
 
 void unrollAndJam(llvm::Function& f, const KernelSignature& signature) { Jammer(f, signature).run(); }
 

@@ -34,9 +34,9 @@ void forwardInvariantLanes(llvm::Function& f);
 void dispatchTensorChoices(llvm::Function& f, const KernelSignature& signature);
 
 // Unroll-and-jam of loops around an accumulating innermost loop (unroll_and_jam.cpp); whether the
-// function has such a loop nest at all.
+// function has such a loop nest at all (never with TPC_UNROLL_AND_JAM=0).
 void unrollAndJam(llvm::Function& f, const KernelSignature& signature);
-bool hasUnrollAndJamCandidate(llvm::Function& f);
+bool hasUnrollAndJamCandidate(llvm::Function& f, const KernelSignature& signature);
 
 // Integer division and remainder of vectors as long division in vector IR (vector_division.cpp).
 void expandVectorDivision(llvm::Function& f);
