@@ -38,7 +38,11 @@
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/Module.h>
 #include <llvm/TargetParser/Triple.h>
+#include <llvm/IR/IRBuilder.h>
 #include <llvm/Transforms/Utils/BasicBlockUtils.h>
+#include <llvm/Transforms/Utils/Cloning.h>
+#include <llvm/Transforms/Utils/ScalarEvolutionExpander.h>
+#include <llvm/Transforms/Utils/ValueMapper.h>
 #include <llvm/Transforms/Utils/LoopSimplify.h>
 #include <llvm/Transforms/Utils/LoopUtils.h>
 #include <llvm/Transforms/Utils/UnrollLoop.h>
@@ -298,6 +302,46 @@ class Jammer {
     return vectors > 8 ? 2 : 8;
   }
 
+  // One outer iteration (one column, row or output vector per core, common when the index space is
+  // split over 24 cores) gains nothing from the jam and would pay for every level of remainders (about
+  // 50 cycles of trip counts and branches): it runs a copy of the nest as it was instead, chosen by one
+  // test of the trip count before the nest.
+  void versionSingleIteration(llvm::Loop* outer, llvm::DominatorTree& dt, llvm::LoopInfo& li, llvm::ScalarEvolution& se) {
+    llvm::BasicBlock* pre = outer->getLoopPreheader();
+    llvm::BasicBlock* exit = outer->getExitBlock();
+    const llvm::SCEV* btc = se.getBackedgeTakenCount(outer);
+    if (!pre || !exit || llvm::isa<llvm::SCEVCouldNotCompute>(btc) || !btc->getType()->isIntegerTy() ||
+        !llvm::isa<llvm::BranchInst>(pre->getTerminator()))
+      return;
+    llvm::BasicBlock* newPre = llvm::SplitBlock(pre, pre->getTerminator(), &dt, &li, nullptr, pre->getName() + ".jam");
+    llvm::ValueToValueMapTy vmap;
+    llvm::SmallVector<llvm::BasicBlock*, 16> blocks;
+    llvm::Loop* clone = llvm::cloneLoopWithPreheader(newPre, pre, outer, vmap, ".once", &li, &dt, blocks);
+    llvm::remapInstructionsInBlocks(blocks, vmap);
+    // The exit's loop-closed PHIs take the copy's values from the copy's exiting blocks.
+    for (llvm::PHINode& phi : exit->phis())
+      for (unsigned k = 0, n = phi.getNumIncomingValues(); k < n; ++k) {
+        llvm::BasicBlock* from = phi.getIncomingBlock(k);
+        if (!outer->contains(from)) continue;
+        llvm::Value* v = phi.getIncomingValue(k);
+        auto it = vmap.find(v);
+        phi.addIncoming(it != vmap.end() ? static_cast<llvm::Value*>(it->second) : v, llvm::cast<llvm::BasicBlock>(vmap[from]));
+      }
+    llvm::SCEVExpander expander(se, f_.getParent()->getDataLayout(), "jam");
+    llvm::Instruction* term = pre->getTerminator();
+    llvm::Value* count = expander.expandCodeFor(btc, btc->getType(), term->getIterator());
+    llvm::IRBuilder<> builder(term);
+    llvm::Value* once = builder.CreateICmpEQ(count, llvm::ConstantInt::get(btc->getType(), 0), "jam.once");
+    builder.CreateCondBr(once, llvm::cast<llvm::BasicBlock>(vmap[newPre]), newPre);
+    term->eraseFromParent();
+    dt.recalculate(f_);
+    // The exit is shared now; the remainder loop wants one of its own after the nest.
+    llvm::formDedicatedExitBlocks(outer, &dt, &li, nullptr, /*PreserveLCSSA=*/true);
+    se.forgetAllLoops();
+    done_.insert(clone->getHeader());
+    if (debug_) std::fprintf(stderr, "tpc-clang: unroll-and-jam: a copy of the nest for one iteration\n");
+  }
+
   bool jamOne() {
     llvm::DominatorTree dt(f_);
     llvm::LoopInfo li(dt);
@@ -328,6 +372,7 @@ class Jammer {
         continue;
       }
       const unsigned copies = factorFor_.count(header) ? factorFor_[header] : copiesFor(inner);
+      if (!factorFor_.count(header)) versionSingleIteration(outer, dt, li, se);
       // The remainder loop first (the last n % F iterations), as UnrollAndJamLoop would make it, but also
       // when computing the trip count takes a few instructions (its cost model is the default target's,
       // for which `(64 * n - 1) / 64 + 1` is already too much).
