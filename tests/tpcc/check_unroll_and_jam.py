@@ -6,10 +6,12 @@ loop runs several of its iterations side by side, one accumulator each, with the
   factors (0, 1, F-1, F, F+1 for F = 8 and the remainder's 4 and 2) and inner trip counts 0, 1 and more:
   a column sum and a matrix product (v_f32_mac_b, fused, whose scalar operand the copies share), on inputs whose
   sums depend on the order of their additions (one sum reassociated would show).
-- A nest that stores a tensor it reads (each column's sum replaces row 0 of the next column, which the
-  next outer iteration then reads) is not legal to jam; its results are the source's.
+- Nests that are not legal to jam keep the source's results and are left alone: one that stores a tensor
+  it reads (each column's sum replaces row 0 of the next column, which the next outer iteration then
+  reads), one whose inner trip count changes with the outer iteration, and one whose outer loop
+  accumulates the inner sums (all = all * 0.5 + sum: the next outer iteration needs this one's sum).
 - TPC_DEBUG_UNROLL_AND_JAM reports the jams: a copy of the nest as it was for one outer iteration, 8
-  copies, then 4 and 2 for the remainder; nothing for the illegal nest.
+  copies, then 4 and 2 for the remainder; nothing for the illegal nests.
 - The samples column_sum_f32, row_sum_f32 and matmul_f32 run within 1.1, 1.1 and 1.5 times their slot
   bound in steady state (bench/bench_compiler.py's measure): 4, 4 and 7.8 times without the
   transformation (TPC_UNROLL_AND_JAM=0).
@@ -80,6 +82,42 @@ CARRY = """void main(tensor x, int vectors, int rows)
 }
 """
 
+# Not legal either: the inner trip count changes with the outer iteration (odd vectors add one row less).
+UNEVEN = """void main(tensor x, tensor out, int vectors, int rows)
+{
+    int5 c = 0;
+    for (int col = 0; col < vectors * 64; col += 64) {
+        c[0] = col;
+        float64 sum = 0.0f;
+        for (int row = 0; row < rows - (col / 64) % 2; row++) {
+            c[1] = row;
+            sum += v_f32_ld_tnsr_b(c, x);
+        }
+        c[1] = 0;
+        v_f32_st_tnsr(c, out, sum);
+    }
+}
+"""
+
+# An accumulation over the outer loop too, fed by each inner sum: it must add in the source's order.
+RUNNING = """void main(tensor x, tensor out, int vectors, int rows)
+{
+    int5 c = 0;
+    float64 all = 0.0f;
+    for (int col = 0; col < vectors * 64; col += 64) {
+        c[0] = col;
+        float64 sum = 0.0f;
+        for (int row = 0; row < rows; row++) {
+            c[1] = row;
+            sum += v_f32_ld_tnsr_b(c, x);
+        }
+        all = all * 0.5f + sum;
+        c[1] = 0;
+        v_f32_st_tnsr(c, out, all);
+    }
+}
+"""
+
 MAX_VECTORS = 17
 MAX_ROWS = 9
 
@@ -128,6 +166,27 @@ def matmul_reference(a, b, cols, vectors, depth):
     return out
 
 
+def uneven_reference(x, cols, vectors, rows):
+    out = [0.0] * cols
+    for j in range(vectors * 64):
+        s = 0.0
+        for i in range(rows - (j // 64) % 2):
+            s = f32(s + x[i * cols + j])
+        out[j] = s
+    return out
+
+
+def running_reference(x, cols, vectors, rows):
+    sums = column_reference(x, cols, vectors, rows)
+    out = [0.0] * cols
+    all_ = [0.0] * 64
+    for v in range(vectors):
+        for l in range(64):
+            all_[l] = f32(f32(all_[l] * 0.5) + sums[v * 64 + l])
+            out[v * 64 + l] = all_[l]
+    return out
+
+
 def carry_reference(x, cols, vectors, rows):
     x = list(x)
     for v in range(vectors):
@@ -163,7 +222,7 @@ def main():
             print("FAIL %s: %d elements differ, %s" % (label, len(bad), where))
 
     with tempfile.TemporaryDirectory() as tmp:
-        sources = {"columns": COLUMNS, "matmul": MATMUL, "carry": CARRY}
+        sources = {"columns": COLUMNS, "matmul": MATMUL, "carry": CARRY, "uneven": UNEVEN, "running": RUNNING}
         for name, text in sources.items():
             with open(os.path.join(tmp, name + ".c"), "w") as f:
                 f.write(text)
@@ -176,7 +235,7 @@ def main():
             jams = re.findall(r"unroll-and-jam: (?:loop at line \d+: (\d+) copies|(a copy) of the nest for one iteration)",
                               p.stderr)
             jams = [copies or once for copies, once in jams]
-            want = [] if name == "carry" else ["a copy", "8", "4", "2"]
+            want = [] if name in ("carry", "uneven", "running") else ["a copy", "8", "4", "2"]
             checks += 1
             if jams != want:
                 failures += 1
@@ -198,6 +257,11 @@ def main():
                          "-t", "c.npy=f32[1,%d]" % cols, "-s", str(vectors), "-s", str(rows)], tmp)
                     check("matmul " + label, read_npy(os.path.join(tmp, "c.npy"))[1],
                           matmul_reference(a, x, cols, vectors, rows))
+                    for name, reference in (("uneven", uneven_reference), ("running", running_reference)):
+                        run([tool("tpc-sim"), "%s%d.o" % (name, opt), "--cores", "1", "-t", "x.npy", "-t",
+                             "out.npy=f32[1,%d]" % cols, "-s", str(vectors), "-s", str(rows)], tmp)
+                        check("%s (not jammed) %s" % (name, label), read_npy(os.path.join(tmp, "out.npy"))[1],
+                              reference(x, cols, vectors, rows))
                     write_npy(os.path.join(tmp, "y.npy"), "<f4", [MAX_ROWS, cols], x)
                     run([tool("tpc-sim"), "carry%d.o" % opt, "--cores", "1", "-t", "y.npy", "-s", str(vectors),
                          "-s", str(rows)], tmp)
