@@ -30,6 +30,7 @@
 #include <llvm/Transforms/InstCombine/InstCombine.h>
 #include <llvm/Transforms/Scalar/EarlyCSE.h>
 #include <llvm/Transforms/Scalar/LICM.h>
+#include <llvm/Transforms/Scalar/SimpleLoopUnswitch.h>
 #include <llvm/Transforms/Scalar/LoopPassManager.h>
 #include <llvm/Transforms/Scalar/LoopUnrollPass.h>
 #include <llvm/Transforms/Scalar/SimplifyCFG.h>
@@ -641,6 +642,19 @@ void optimizeModule(llvm::Module& module, const KernelSignature& signature, int 
     mpm = llvm::ModulePassManager();
     mam.clear();
     if (entry) exitAtLimit(*entry);
+    if (entry) forwardInvariantLanes(*entry);
+    if (entry && hasUnrollAndJamCandidate(*entry, signature)) {
+      // A guard around an inner loop (`k < depth` before its first iteration) that does not change in the
+      // outer loop is decided once before it (non-trivial unswitching), which unroll-and-jam needs. Only
+      // in kernels with such a nest: elsewhere the copies of loops would only grow the code.
+      lam.clear();
+      fam.clear();
+      llvm::FunctionPassManager unswitch;
+      unswitch.addPass(llvm::createFunctionToLoopPassAdaptor(llvm::SimpleLoopUnswitchPass(/*NonTrivial=*/true), /*UseMemorySSA=*/true));
+      unswitch.run(*entry, fam);
+      fam.clear();
+      unrollAndJam(*entry, signature);
+    }
     if (entry) requestUnrolling(*entry, static_cast<unsigned>(unrollCount));
     fpm.addPass(llvm::LoopUnrollPass(llvm::LoopUnrollOptions(optLevel)));
     fpm.addPass(llvm::InstCombinePass());

@@ -36,15 +36,16 @@ namespace tpc::cc {
 
 namespace {
 
-bool intoLaneZero(const llvm::InsertElementInst* ie) {
+// The lane an insertion writes (-1: not a constant lane).
+int laneOf(const llvm::InsertElementInst* ie) {
   auto* k = llvm::dyn_cast<llvm::ConstantInt>(ie->getOperand(2));
-  return k && k->isZero();
+  return k && k->getZExtValue() < 5 ? static_cast<int>(k->getZExtValue()) : -1;
 }
 
-// Lane-0 insertions overwrite lane 0 entirely: the vector underneath a chain of them.
-llvm::Value* underLaneZero(llvm::Value* v) {
+// Insertions into one lane overwrite it entirely: the vector underneath a chain of them.
+llvm::Value* underLane(llvm::Value* v, int lane) {
   while (auto* ie = llvm::dyn_cast<llvm::InsertElementInst>(v)) {
-    if (!intoLaneZero(ie)) break;
+    if (laneOf(ie) != lane) break;
     v = ie->getOperand(0);
   }
   return v;
@@ -88,13 +89,16 @@ void reduceLoop(llvm::Loop* loop) {
   if (!pre || !latch || loop->getExitingBlock() != header) return;
   if (latch != header && (loop->getNumBlocks() != 2 || latch->size() != 1)) return;
 
-  // 1. int5 PHIs whose back-edge value only rewrites lane 0.
+  // 1. int5 PHIs whose back-edge value only rewrites one lane (the inner loop's coordinate: lane 0 of a
+  // row, lane 1 of a column).
   for (llvm::PHINode& phi : header->phis()) {
-    if (!isInt5(phi.getType()) || underLaneZero(phi.getIncomingValueForBlock(latch)) != &phi) continue;
+    auto* back = isInt5(phi.getType()) ? llvm::dyn_cast<llvm::InsertElementInst>(phi.getIncomingValueForBlock(latch)) : nullptr;
+    const int lane = back ? laneOf(back) : -1;
+    if (lane < 0 || underLane(back, lane) != &phi) continue;
     llvm::Value* entry = phi.getIncomingValueForBlock(pre);
     for (llvm::Use& u : llvm::make_early_inc_range(phi.uses())) {
       auto* ie = llvm::dyn_cast<llvm::InsertElementInst>(u.getUser());
-      if (ie && u.getOperandNo() == 0 && ie->getParent() == header && intoLaneZero(ie)) u.set(entry);
+      if (ie && u.getOperandNo() == 0 && ie->getParent() == header && laneOf(ie) == lane) u.set(entry);
     }
   }
 
@@ -325,7 +329,89 @@ void reduceLoop(llvm::Loop* loop) {
   }
 }
 
+// What lane `lane` of an int5 value is, through insertions and PHIs: the value inserted there, a constant
+// element, or {v, lane} of an opaque v. A PHI whose incoming values agree (or come back to it) is that.
+struct LaneSource {
+  llvm::Value* value = nullptr;  // null: unknown
+  int lane = -1;                 // -1: value is the lane itself; else lane of an opaque vector
+  bool operator==(const LaneSource&) const = default;
+};
+
+LaneSource sourceOfLane(llvm::Value* v, unsigned lane, llvm::PHINode* self, std::set<llvm::PHINode*>& visiting) {
+  for (int depth = 0; depth < 64; ++depth) {
+    if (auto* ie = llvm::dyn_cast<llvm::InsertElementInst>(v)) {
+      auto* k = llvm::dyn_cast<llvm::ConstantInt>(ie->getOperand(2));
+      if (!k) return {};
+      if (k->getZExtValue() == lane) return {ie->getOperand(1), -1};
+      v = ie->getOperand(0);
+      continue;
+    }
+    if (auto* c = llvm::dyn_cast<llvm::Constant>(v)) return {c->getAggregateElement(lane), -1};
+    if (auto* phi = llvm::dyn_cast<llvm::PHINode>(v)) {
+      if (phi == self || !visiting.insert(phi).second) return {phi, static_cast<int>(lane)};  // around a cycle
+      LaneSource common;
+      bool throughSelf = false;
+      for (llvm::Value* in : phi->incoming_values()) {
+        LaneSource s = sourceOfLane(in, lane, self, visiting);
+        if (s == LaneSource{phi, static_cast<int>(lane)}) continue;  // its own value, around its loop
+        if (self && s == LaneSource{self, static_cast<int>(lane)}) {
+          throughSelf = true;
+          continue;
+        }
+        if (!s.value || (common.value && !(s == common))) return {phi, static_cast<int>(lane)};
+        common = s;
+      }
+      visiting.erase(phi);
+      if (throughSelf) return common.value ? LaneSource{phi, static_cast<int>(lane)} : LaneSource{self, static_cast<int>(lane)};
+      return common.value ? common : LaneSource{phi, static_cast<int>(lane)};
+    }
+    return {v, static_cast<int>(lane)};
+  }
+  return {};
+}
+
 }  // namespace
+
+// An int5 PHI of a loop nest (`int5 c` declared outside the loops and partly rewritten in them) whose
+// lanes that its users read are the same on every path as where it starts (c[1] = 0 after an inner loop
+// over c[1], c[0] = col before it): those users can read the starting value, and the PHI, which ties
+// every outer iteration to the last value of the inner loop, goes away.
+void forwardInvariantLanes(llvm::Function& f) {
+  for (llvm::BasicBlock& bb : f)
+    for (llvm::PHINode& phi : llvm::make_early_inc_range(bb.phis())) {
+      auto* vt = llvm::dyn_cast<llvm::FixedVectorType>(phi.getType());
+      if (!vt || vt->getNumElements() != 5 || !vt->getElementType()->isIntegerTy(32)) continue;
+      // The lanes read: all but the one an insertion overwrites, for each user.
+      unsigned read = 0;
+      for (llvm::User* u : phi.users()) {
+        auto* ie = llvm::dyn_cast<llvm::InsertElementInst>(u);
+        auto* k = ie && ie->getOperand(0) == &phi ? llvm::dyn_cast<llvm::ConstantInt>(ie->getOperand(2)) : nullptr;
+        read |= k && k->getZExtValue() < 5 ? 0x1fu & ~(1u << k->getZExtValue()) : 0x1fu;
+      }
+      // The start: the one incoming value from a block the PHI's block dominates none of (the entry edge).
+      llvm::Value* start = nullptr;
+      for (unsigned k = 0; k < phi.getNumIncomingValues(); ++k) {
+        llvm::Value* in = phi.getIncomingValue(k);
+        if (auto* inst = llvm::dyn_cast<llvm::Instruction>(in); inst && inst->getParent() == &bb) start = nullptr;
+        if (llvm::isa<llvm::Constant>(in) || llvm::isa<llvm::Argument>(in)) start = start ? start : in;
+      }
+      if (!start) continue;
+      bool same = true;
+      for (unsigned lane = 0; lane < 5 && same; ++lane) {
+        if (!(read & (1u << lane))) continue;
+        std::set<llvm::PHINode*> visiting;
+        std::set<llvm::PHINode*> none;
+        const LaneSource want = sourceOfLane(start, lane, nullptr, none);
+        for (llvm::Value* in : phi.incoming_values()) {
+          const LaneSource s = sourceOfLane(in, lane, &phi, visiting);
+          if (!(s == want) && !(s == LaneSource{&phi, static_cast<int>(lane)})) same = false;
+        }
+      }
+      if (!same) continue;
+      phi.replaceAllUsesWith(start);
+      phi.eraseFromParent();
+    }
+}
 
 void reduceCoordinates(llvm::Function& f) {
   llvm::DominatorTree dt(f);

@@ -25,9 +25,18 @@ namespace tpc::cc {
 // its own (coordinate_ivs.cpp).
 void reduceCoordinates(llvm::Function& f);
 
+// int5 PHIs of loop nests whose read lanes never change from their start value are that value
+// (coordinate_ivs.cpp).
+void forwardInvariantLanes(llvm::Function& f);
+
 // Tensor arguments chosen at run time (a select or PHI of tensors, often LLVM's merge of two calls) become
 // calls with constant tensors (tensor_choices.cpp).
 void dispatchTensorChoices(llvm::Function& f, const KernelSignature& signature);
+
+// Unroll-and-jam of loops around an accumulating innermost loop (unroll_and_jam.cpp); whether the
+// function has such a loop nest at all (never with TPC_UNROLL_AND_JAM=0).
+void unrollAndJam(llvm::Function& f, const KernelSignature& signature);
+bool hasUnrollAndJamCandidate(llvm::Function& f, const KernelSignature& signature);
 
 // Integer division and remainder of vectors as long division in vector IR (vector_division.cpp).
 void expandVectorDivision(llvm::Function& f);
