@@ -27,6 +27,7 @@ bool roundsUp(bool negative, uint64_t keep, uint64_t rem, int shift, RoundingMod
       uint64_t unit = uint64_t{1} << shift;
       return rem + r >= unit;
     }
+    case RoundingMode::CSR: break;  // resolved to the register's mode before rounding
   }
   return false;
 }

@@ -40,6 +40,7 @@ uint32_t rmwTypeCode(DType t) {
     case DType::BF16: return 6;
     case DType::F32: return 7;
     case DType::F16: return 8;
+    case DType::Count: break;  // not a data type
   }
   return 15;
 }

@@ -77,8 +77,6 @@ class Norm : public Family {
                   fmt::format("{}: eps must be a finite number >= 0, not {}", node.guid, p.eps));
     const RowGeometry g = rowGeometry(x, 0, lanesOf(type));
     const TensorView stats = reducedShape(x, 0);
-    TensorView statsF32 = stats;
-    statsF32.type = DATA_F32;
     if (backward) {
       if (GlueResult r = expectShape(node, 1, x, type); !r.ok()) return r;
       if (GlueResult r = expectVectorOf(node, false, 2, g.n, type); !r.ok()) return r;

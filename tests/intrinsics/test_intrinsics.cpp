@@ -189,21 +189,24 @@ TEST(Intrinsics, RowsAgreeWithTheirInstruction) {
     if (isIndexSpace(in)) continue;
     SCOPED_TRACE(in.name);
     const InsnInfo& insn = insnInfo(in.insn);
-    if (insn.hasDType()) EXPECT_TRUE(insn.allowsType(in.dtype)) << insn.mnemonic << " does not allow the row's data type";
+    if (insn.hasDType()) {
+      EXPECT_TRUE(insn.allowsType(in.dtype)) << insn.mnemonic << " does not allow the row's data type";
+    }
     if (insn.allowsField(SwitchField::Dt2)) {
       EXPECT_TRUE(insn.allowsType(in.dt2));
       // Vector select and convert rows keep the lane count (scalar converts may change the width), except
       // the pair converts, which move between a pair and one register of half the lane width.
       bool pair = in.lowering == Lowering::ConvertAllNarrow || in.lowering == Lowering::ConvertAllWiden;
-      if (in.paramIndex("lane") >= 0)  // down-converts into every r-th lane
+      if (in.paramIndex("lane") >= 0) {  // down-converts into every r-th lane
         EXPECT_GT(dtypeSize(in.dtype), dtypeSize(in.dt2));
-      else if (in.lowering == Lowering::ConvertWiden)  // up-converts from every r-th lane
+      } else if (in.lowering == Lowering::ConvertWiden) {  // up-converts from every r-th lane
         EXPECT_LT(dtypeSize(in.dtype), dtypeSize(in.dt2));
-      else if (pair)
+      } else if (pair) {
         EXPECT_EQ(dtypeSize(in.lowering == Lowering::ConvertAllNarrow ? in.dtype : in.dt2),
                   2 * dtypeSize(in.lowering == Lowering::ConvertAllNarrow ? in.dt2 : in.dtype));
-      else if (insn.slot == Slot::Vpu)
+      } else if (insn.slot == Slot::Vpu) {
         EXPECT_EQ(dtypeSize(in.dtype), dtypeSize(in.dt2)) << "select and convert rows keep the lane width";
+      }
     } else {
       EXPECT_EQ(in.dtype, in.dt2);
     }

@@ -50,7 +50,7 @@ struct CoreEnv {
 
 // A watched register or memory range; the run stops after a bundle that changes it.
 struct Watch {
-  enum class Space { Register, ScalarLocal, VectorLocal, Global } space;
+  enum class Space { Register, ScalarLocal, VectorLocal, Global } space = Space::Register;
   isa::RegFile file = isa::RegFile::None;
   uint8_t index = 0;
   uint64_t address = 0;
