@@ -140,8 +140,9 @@ int main(int argc, char** argv) {
     struct Attempt {
       int unroll;
       bool flat;
+      bool coordinateIvs;  // false: coordinates computed where used, no index register held through loops
     };
-    const Attempt attempts[] = {{16, true}, {8, false}, {4, true}, {1, true}};
+    const Attempt attempts[] = {{16, true, true}, {8, false, true}, {4, true, true}, {1, true, true}, {1, true, false}};
     size_t attempt = 0;
     tpc::cc::optimizeModule(*fr.module, fr.signature, optLevel, attempts[attempt].unroll);
     if (assembly && emitLlvm) {
@@ -167,9 +168,11 @@ int main(int argc, char** argv) {
       } catch (const tpc::cc::CodegenError& e) {
         if (!e.outOfRegisters || optLevel == 0 || ++attempt == std::size(attempts)) throw;
         if (std::getenv("TPC_DEBUG_RETRY"))
-          std::fprintf(stderr, "tpc-clang: %s; unrolling %d times instead\n", e.what(), attempts[attempt].unroll);
+          std::fprintf(stderr, "tpc-clang: %s; unrolling %d times%s instead\n", e.what(), attempts[attempt].unroll,
+                       attempts[attempt].coordinateIvs ? "" : ", without coordinate induction variables");
         fr.module = llvm::CloneModule(*pristine);
-        tpc::cc::optimizeModule(*fr.module, fr.signature, optLevel, attempts[attempt].unroll);
+        tpc::cc::optimizeModule(*fr.module, fr.signature, optLevel, attempts[attempt].unroll,
+                                attempts[attempt].coordinateIvs);
       }
     }
     if (assembly) {

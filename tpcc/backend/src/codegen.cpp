@@ -580,7 +580,8 @@ struct TensorChoicesPass : llvm::PassInfoMixin<TensorChoicesPass> {
 
 }  // namespace
 
-void optimizeModule(llvm::Module& module, const KernelSignature& signature, int optLevel, int unrollCount) {
+void optimizeModule(llvm::Module& module, const KernelSignature& signature, int optLevel, int unrollCount,
+                    bool coordinateIvs) {
   preferUnrollEpilogue();
   keepSourcePositions(module);
   passPairsByValue(module);
@@ -690,7 +691,7 @@ void optimizeModule(llvm::Module& module, const KernelSignature& signature, int 
     hoist.run(*entry, fam);
     fam.clear();
     removeSingleValuePhis(*entry);
-    reduceCoordinates(*entry);
+    if (coordinateIvs) reduceCoordinates(*entry);
     formHardwareLoops(*entry);
   }
 

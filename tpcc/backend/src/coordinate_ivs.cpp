@@ -51,9 +51,6 @@ llvm::Value* underLane(llvm::Value* v, int lane) {
   return v;
 }
 
-// Induction variables of their own per loop, at most: the core has 32 index registers.
-constexpr size_t kMaxCoordinateIvs = 20;
-
 bool isInt5(llvm::Type* t) {
   auto* vt = llvm::dyn_cast<llvm::FixedVectorType>(t);
   return vt && vt->getNumElements() == 5 && vt->getElementType()->isIntegerTy(32);
@@ -82,7 +79,7 @@ LinearForm linearForm(llvm::Value* x) {
   return {inner.base, wrap(inner.scale * factor), wrap(wrap(inner.offset * factor) + wrap(offset))};
 }
 
-void reduceLoop(llvm::Loop* loop) {
+void reduceLoop(llvm::Loop* loop, size_t maxIvs) {
   llvm::BasicBlock* header = loop->getHeader();
   llvm::BasicBlock* pre = loop->getLoopPreheader();
   llvm::BasicBlock* latch = loop->getLoopLatch();
@@ -186,13 +183,13 @@ void reduceLoop(llvm::Loop* loop) {
   // variable: the first copy has it, each further copy is the previous one plus a constant vector (one
   // index-register add; selection keeps one register per such constant).
   std::map<Candidate*, Candidate*> derivedFrom;  // copy -> the previous copy of its coordinate
-  if (found.size() > kMaxCoordinateIvs) {
+  if (found.size() > maxIvs) {
     std::map<std::tuple<llvm::Value*, std::vector<std::pair<uint64_t, llvm::Value*>>, uint64_t, llvm::PHINode*, int64_t>,
              std::vector<Candidate*>> groups;
     for (Candidate& c : found) {
       groups[{c.base, c.fixed, c.lane, c.iv, c.step}].push_back(&c);
     }
-    if (groups.size() > kMaxCoordinateIvs) return;
+    if (groups.size() > maxIvs) return;
     // A copy whose value is also used after the loop keeps an induction variable of its own (its last
     // value comes back from the next one).
     auto usedAfterLoop = [&](const Candidate* c) {
@@ -208,7 +205,7 @@ void reduceLoop(llvm::Loop* loop) {
         else ++ivs;
       }
     }
-    if (ivs > kMaxCoordinateIvs) return;
+    if (ivs > maxIvs) return;
   }
 
   llvm::LLVMContext& ctx = header->getContext();
@@ -413,11 +410,11 @@ void forwardInvariantLanes(llvm::Function& f) {
     }
 }
 
-void reduceCoordinates(llvm::Function& f) {
+void reduceCoordinates(llvm::Function& f, size_t maxIvs) {
   llvm::DominatorTree dt(f);
   llvm::LoopInfo li(dt);
   for (llvm::Loop* loop : li.getLoopsInPreorder())
-    if (loop->isInnermost()) reduceLoop(loop);
+    if (loop->isInnermost()) reduceLoop(loop, maxIvs);
 }
 
 }  // namespace tpc::cc

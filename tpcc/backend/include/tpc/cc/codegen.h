@@ -22,8 +22,8 @@ namespace tpc::cc {
 // the trip count is unknown), as `#pragma unroll(N)` would: independent iterations in one block give the
 // scheduler work to overlap.
 // Gives each unrolled copy's coordinates in single-block innermost loops an int5 induction variable of
-// its own (coordinate_ivs.cpp).
-void reduceCoordinates(llvm::Function& f);
+// its own (coordinate_ivs.cpp), at most `maxIvs` per loop (each holds an index register through it).
+void reduceCoordinates(llvm::Function& f, size_t maxIvs = 20);
 
 // int5 PHIs of loop nests whose read lanes never change from their start value are that value
 // (coordinate_ivs.cpp).
@@ -41,7 +41,10 @@ bool hasUnrollAndJamCandidate(llvm::Function& f, const KernelSignature& signatur
 // Integer division and remainder of vectors as long division in vector IR (vector_division.cpp).
 void expandVectorDivision(llvm::Function& f);
 
-void optimizeModule(llvm::Module& module, const KernelSignature& signature, int optLevel, int unrollCount = 16);
+// `coordinateIvs` false: coordinates are computed where they are used (the driver's last attempt when the
+// index registers run out).
+void optimizeModule(llvm::Module& module, const KernelSignature& signature, int optLevel, int unrollCount = 16,
+                    bool coordinateIvs = true);
 
 // Metadata that keeps each instruction's source position, {i32 line, i32 column}, through optimizations
 // that drop its debug location (LICM hoisting sets line 0), so that errors can still point at it.
