@@ -7,26 +7,16 @@
 #include <fmt/format.h>
 
 #include "tpc/support/error.h"
+#include "tpc/support/text.h"
 
 namespace tpc::dbg {
 
 namespace {
 
 tpc::sim::Dims5 parseIndexSpace(const std::string& text) {
-  tpc::sim::Dims5 d{1, 1, 1, 1, 1};
-  size_t k = 0, pos = 0;
-  while (pos <= text.size()) {
-    size_t comma = text.find(',', pos);
-    std::string part = text.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos);
-    char* end = nullptr;
-    long long v = std::strtoll(part.c_str(), &end, 10);
-    if (k >= 5 || part.empty() || *end != '\0' || v < 1 || v > (1ll << 31))
-      throw UserError(fmt::format("--index-space '{}': expected 1 to 5 positive sizes D0,D1,...", text));
-    d[k++] = v;
-    if (comma == std::string::npos) break;
-    pos = comma + 1;
-  }
-  return d;
+  if (auto d = tpc::sim::parseIndexSpace(text)) return *d;
+  throw UserError(fmt::format("--index-space '{}': expected 1 to 5 positive sizes D0,D1,...",
+                              tpc::escapeNonPrintable(text)));
 }
 
 }  // namespace

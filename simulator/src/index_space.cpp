@@ -1,6 +1,8 @@
 #include "tpc/sim/index_space.h"
 
 #include <algorithm>
+#include <cstdlib>
+#include <string>
 
 namespace tpc::sim {
 
@@ -50,6 +52,22 @@ std::vector<IndexBox> splitIndexSpace(const Dims5& space, int cores, int preferr
     }
   }
   return boxes;
+}
+
+std::optional<Dims5> parseIndexSpace(std::string_view text) {
+  Dims5 d{1, 1, 1, 1, 1};
+  size_t k = 0, pos = 0;
+  while (pos <= text.size()) {
+    const size_t comma = text.find(',', pos);
+    const std::string part(text.substr(pos, comma == std::string_view::npos ? std::string_view::npos : comma - pos));
+    char* end = nullptr;
+    const long long v = std::strtoll(part.c_str(), &end, 10);
+    if (k >= 5 || part.empty() || *end != '\0' || v < 1 || v > (1ll << 31)) return std::nullopt;
+    d[k++] = v;
+    if (comma == std::string_view::npos) break;
+    pos = comma + 1;
+  }
+  return d;
 }
 
 }  // namespace tpc::sim

@@ -3,6 +3,8 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
+#include <string_view>
 #include <vector>
 
 namespace tpc::sim {
@@ -21,5 +23,9 @@ struct IndexBox {
 // chunks as it has points or the cores allow: the glue's HabanaKernelInstantiation::preferredSplitDim, so
 // that a kernel whose inner loop runs along dimension 0 gets whole rows.
 std::vector<IndexBox> splitIndexSpace(const Dims5& space, int cores, int preferredDim = -1);
+
+// "D0,D1,..." as on tpc-sim's command line (--index-space): 1 to 5 sizes in 1..2^31, the rest 1; nullopt
+// when the text is not that.
+std::optional<Dims5> parseIndexSpace(std::string_view text);
 
 }  // namespace tpc::sim
