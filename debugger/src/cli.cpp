@@ -170,7 +170,11 @@ void CommandInterpreter::dispatch(const std::string& cmd, const std::string& arg
       cond = trim(args.substr(3));
     }
     const Breakpoint& b = s_.addBreakpoint(spec, cond, cmd == "tbreak");
-    std::string what = b.line ? fmt::format(": file {}, line {}.", s_.debugInfo().fileName(b.file), b.line) : ".";
+    // gdb's shapes: one location names the file and line; several give FILE:LINE and their count.
+    std::string what = !b.line ? "."
+                       : b.addresses.size() > 1
+                           ? fmt::format(": {}:{}. ({} locations)", s_.debugInfo().fileName(b.file), b.line, b.addresses.size())
+                           : fmt::format(": file {}, line {}.", s_.debugInfo().fileName(b.file), b.line);
     out_(fmt::format("{}reakpoint {} at 0x{:x}{}\n", b.temporary ? "Temporary b" : "B", b.number, b.address, what));
   } else if (cmd == "delete") {
     std::string a = args;
@@ -491,8 +495,17 @@ void CommandInterpreter::infoBreakpoints() {
   out_("Num     Type           Disp Enb Address            What\n");
   for (const Breakpoint& b : bps) {
     std::string what = b.line ? fmt::format("in {} at {}:{}", s_.object().kernelName, s_.debugInfo().fileName(b.file), b.line) : "";
-    out_(fmt::format("{:<7} {:<14} {:<4} {:<3} 0x{:016x} {}\n", b.number, "breakpoint", b.temporary ? "del" : "keep",
-                     b.enabled ? "y" : "n", b.address, what));
+    if (b.addresses.size() > 1) {
+      // gdb lists a breakpoint with several locations as N, then N.1, N.2, ...
+      out_(fmt::format("{:<7} {:<14} {:<4} {:<3} {:<18} \n", b.number, "breakpoint", b.temporary ? "del" : "keep",
+                       b.enabled ? "y" : "n", "<MULTIPLE>"));
+      for (size_t k = 0; k < b.addresses.size(); ++k)
+        out_(fmt::format("{:<7} {:<14} {:<4} {:<3} 0x{:016x} {}\n", fmt::format("{}.{}", b.number, k + 1), "", "",
+                         b.enabled ? "y" : "n", b.addresses[k], what));
+    } else {
+      out_(fmt::format("{:<7} {:<14} {:<4} {:<3} 0x{:016x} {}\n", b.number, "breakpoint", b.temporary ? "del" : "keep",
+                       b.enabled ? "y" : "n", b.address, what));
+    }
     if (!b.condition.empty()) out_(fmt::format("\tstop only if {}\n", b.condition));
     if (b.hits) out_(fmt::format("\tbreakpoint already hit {} time{}\n", b.hits, b.hits == 1 ? "" : "s"));
   }
@@ -666,7 +679,7 @@ void CommandInterpreter::examine(const std::string& argsIn) {
   for (int k = 0; k < count; ++k) {
     l.address = base + static_cast<uint64_t>(k * size);
     if (k % perLine == 0) out_(fmt::format("{}0x{:x}:", k ? "\n" : "", l.address));
-    out_("\t" + formatLane(readLocation(core, l), l.elem, false, format == 'u' ? 0 : (format == 'x' ? 'x' : 0)));
+    out_(fmt::format("\t{}", formatLane(readLocation(core, l), l.elem, false, format == 'u' ? 0 : (format == 'x' ? 'x' : 0))));
   }
   out_("\n");
 }

@@ -1,6 +1,7 @@
 #include "tpc/dbg/debug_info.h"
 
 #include <algorithm>
+#include <cstdint>
 
 #include "tpc/isa/encoding.h"
 
@@ -10,14 +11,25 @@ DebugInfo::DebugInfo(const obj::KernelObject& o)
     : files_(o.debug.files), lines_(o.debug.lines), scopes_(o.debug.scopes), scopeRanges_(o.debug.scopeRanges),
       kernelName_(o.kernelName), textSize_(static_cast<uint32_t>(o.text.size())) {
   std::stable_sort(lines_.begin(), lines_.end(), [](const auto& a, const auto& b) { return a.address < b.address; });
-  // Which bundles may continue with the next one: not an unconditional jump or halt.
-  for (size_t a = 0; a + isa::kBundleBytes <= o.text.size(); a += isa::kBundleBytes) {
+  // Which bundles may continue with the next one (not an unconditional jump or halt), and where straight-line
+  // regions start: the entry, jump targets, bundles after a jump or halt, a hardware loop's body and exit.
+  const size_t bundles = o.text.size() / isa::kBundleBytes;
+  regionStart_.assign(bundles, false);
+  auto markStart = [&](uint64_t bundle) {
+    if (bundle < bundles) regionStart_[bundle] = true;
+  };
+  markStart(0);
+  for (size_t k = 0; k < bundles; ++k) {
     isa::Bundle b;
     std::string why;
     bool falls = true;
-    if (isa::decodeBundle(o.text.data() + a, &b, &why)) {
+    if (isa::decodeBundle(o.text.data() + k * isa::kBundleBytes, &b, &why)) {
       const isa::SlotInsn& spu = b[isa::Slot::Spu];
       if ((spu.id == isa::InsnId::SpuJmpr || spu.id == isa::InsnId::SpuHalt) && spu.alwaysExecutes()) falls = false;
+      if (spu.id == isa::InsnId::SpuJmpr) markStart(spu.imm / isa::kBundleBytes);
+      if (spu.id == isa::InsnId::SpuJmpr || spu.id == isa::InsnId::SpuHalt || spu.id == isa::InsnId::SpuLoop)
+        markStart(k + 1);
+      if (spu.id == isa::InsnId::SpuLoop) markStart(spu.field(isa::SwitchField::LoopEnd) / isa::kBundleBytes + 1);
     }
     fallsThrough_.push_back(falls);
   }
@@ -64,6 +76,23 @@ std::optional<uint32_t> DebugInfo::addressOfLine(uint32_t file, uint32_t line, u
     if (e.file == file && e.line == best && (!address || e.address < *address)) address = e.address;
   if (resolvedLine) *resolvedLine = best;
   return address;
+}
+
+std::vector<uint32_t> DebugInfo::addressesOfLine(uint32_t file, uint32_t line, uint32_t* resolvedLine) const {
+  uint32_t resolved = 0;
+  if (!addressOfLine(file, line, &resolved)) return {};
+  if (resolvedLine) *resolvedLine = resolved;
+  std::vector<uint32_t> out;
+  size_t lastRegion = SIZE_MAX;
+  for (const auto& e : lines_) {  // sorted by address
+    if (e.file != file || e.line != resolved) continue;
+    // The region of this entry: the nearest region start at or before its bundle.
+    size_t region = e.address / isa::kBundleBytes;
+    while (region > 0 && !(region < regionStart_.size() && regionStart_[region])) --region;
+    if (region != lastRegion) out.push_back(e.address);
+    lastRegion = region;
+  }
+  return out;
 }
 
 std::optional<uint32_t> DebugInfo::findFile(const std::string& name) const {

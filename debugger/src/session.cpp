@@ -183,9 +183,10 @@ const Breakpoint& Session::addBreakpoint(const std::string& specIn, const std::s
       }
       uint32_t line = static_cast<uint32_t>(std::strtoul(lineText.c_str(), nullptr, 10));
       uint32_t resolved = 0;
-      auto a = debug_.addressOfLine(file, line, &resolved);
-      if (!a) throw UserError(fmt::format("Line {} out of range; \"{}\" has no code at or after it.", line, debug_.fileName(file)));
-      b.address = *a;
+      b.addresses = debug_.addressesOfLine(file, line, &resolved);
+      if (b.addresses.empty())
+        throw UserError(fmt::format("Line {} out of range; \"{}\" has no code at or after it.", line, debug_.fileName(file)));
+      b.address = b.addresses.front();
       b.file = file;
       b.line = resolved;
     } else {
@@ -195,6 +196,7 @@ const Breakpoint& Session::addBreakpoint(const std::string& specIn, const std::s
       b.address = *a;
     }
   }
+  if (b.addresses.empty()) b.addresses = {b.address};
   if (b.line == 0)
     if (auto p = debug_.lineAt(b.address)) {
       b.file = p->file;
@@ -251,7 +253,7 @@ void Session::syncBreakpoints() {
   if (!machine_) return;
   std::set<uint32_t> addresses;
   for (const Breakpoint& b : breakpoints_)
-    if (b.enabled) addresses.insert(b.address);
+    if (b.enabled) addresses.insert(b.addresses.begin(), b.addresses.end());
   machine_->setBreakpoints(addresses);
 }
 
@@ -456,7 +458,7 @@ bool Session::conditionTrue(int core, const std::string& condition) {
 
 bool Session::breakpointHitAt(int core, uint32_t address, int* number, bool* temporary) {
   for (Breakpoint& b : breakpoints_) {
-    if (!b.enabled || b.address != address) continue;
+    if (!b.enabled || !b.hasLocation(address)) continue;
     if (!conditionTrue(core, b.condition)) continue;
     ++b.hits;
     *number = b.number;
@@ -788,7 +790,7 @@ StopEvent Session::reverseContinue() {
     sim::Core& k = machine_->core(core);
     if (!after) {
       for (const Breakpoint& b : breakpoints_)
-        if (b.enabled && b.address == k.pcAddress() && t < now && conditionTrue(core, b.condition)) {
+        if (b.enabled && b.hasLocation(k.pcAddress()) && t < now && conditionTrue(core, b.condition)) {
           last = Hit{t, core, b.number, false, {}, {}};
           break;
         }

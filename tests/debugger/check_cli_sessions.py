@@ -354,6 +354,20 @@ def main():
                   f"{opt}: a variable whose value the code does not keep is <optimized out>, never its old value", out)
             check(xv is not None and floats(xv)[0] == 128 / 8, f"{opt}: the loaded vector at core 2's column", out)
 
+        # A line has one breakpoint location per straight-line region it appears in: at -O2 the loop body is
+        # unrolled, and with two columns per core only the remainder loop runs; the breakpoint must stop there.
+        for opt in ("-O0", "-O2"):
+            o = compile_kernel(tmp, "axpy", AXPY, opt)
+            out = gdb(o, ["break 12", "info breakpoints", "run", "print xv[1]", "continue", "print xv[1]"],
+                      ["-t", "x.npy", "-t", "y.npy", "-s", "1.5", "--index-space", "8,4,1,1,1", "--cores", "16"], tmp)
+            m = re.search(r"Breakpoint 1 at 0x[0-9a-f]+: .*?(?:\((\d+) locations\))?\n", out)
+            listed = len(re.findall(r"^1\.\d+ ", out, re.M))
+            check(m is not None and listed == int(m.group(1) or 0) and (opt == "-O0" or listed >= 2),
+                  f"{opt}: a line in several regions of the code is a breakpoint with several locations, listed as 1.1, 1.2, ...", out)
+            # Core 0 has columns 0..127 of row 0: x[0, 0:64] then x[0, 64:128]; xv[1] is x[1] = 1/8, then x[65].
+            check(out.count("Breakpoint 1, core 0,") == 2 and floats(value(out, 1)) == [1 / 8] and floats(value(out, 2)) == [65 / 8],
+                  f"{opt}: the breakpoint stops at both iterations of core 0, wherever the code for them is", out)
+
         # Registers and info registers groups.
         o = compile_kernel(tmp, "axpb", AXPB, "-O0")
         out = gdb(o, ["break *0", "run", "print $s0", "print $i1", "info registers sp", "print $vp0[0:4]"], args, tmp)

@@ -53,6 +53,11 @@ class DebugInfo {
   // Breakpoint address for FILE:LINE: the lowest address of the first line at or after `line` that has
   // code in that file; the line it resolved to goes to *resolvedLine. nullopt when no such line exists.
   std::optional<uint32_t> addressOfLine(uint32_t file, uint32_t line, uint32_t* resolvedLine) const;
+  // Every breakpoint location of that line, lowest first: in each straight-line region of the code (split at
+  // jump targets, after jumps and halts, at hardware loop bodies and their exits), the lowest address of the
+  // line. Optimized code has one line in several regions (an unrolled loop and its remainder, a loop's
+  // versions), and a breakpoint must stop in whichever runs. Empty when there is no such line.
+  std::vector<uint32_t> addressesOfLine(uint32_t file, uint32_t line, uint32_t* resolvedLine) const;
   // The file index whose name is `name` or ends with "/name"; nullopt if none.
   std::optional<uint32_t> findFile(const std::string& name) const;
   // The lowest address of each function (the kernel's entry, inlined instances' first bundles).
@@ -87,6 +92,7 @@ class DebugInfo {
   std::string kernelName_;
   uint32_t textSize_ = 0;
   std::vector<bool> fallsThrough_;  // per bundle: execution may continue with the next bundle
+  std::vector<bool> regionStart_;   // per bundle: control may arrive other than from the bundle before
 };
 
 }  // namespace tpc::dbg

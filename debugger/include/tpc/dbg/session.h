@@ -5,6 +5,7 @@
 // are thin layers over this class.
 #pragma once
 
+#include <algorithm>
 #include <atomic>
 #include <functional>
 #include <memory>
@@ -24,12 +25,15 @@ struct Breakpoint {
   int number = 0;
   enum class Kind { Line, Address, Function } kind = Kind::Line;
   std::string spec;        // as given
-  uint32_t address = 0;
+  uint32_t address = 0;              // the first location
+  std::vector<uint32_t> addresses;   // every location (a line may have several in optimized code)
   uint32_t file = 0, line = 0;  // resolved source line (0: none)
   std::string condition;
   bool temporary = false;
   bool enabled = true;
   int hits = 0;
+
+  bool hasLocation(uint32_t a) const { return std::find(addresses.begin(), addresses.end(), a) != addresses.end(); }
 };
 
 struct Watchpoint {
