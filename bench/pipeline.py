@@ -14,7 +14,8 @@ import tempfile
 import time
 
 MODEL = "mlp:1024,4096,4096,1024"
-PER_DEVICE = 512
+PER_DEVICE = 4096   # communication well below compute (docs/pipeline.md)
+EXAMPLE_PER_DEVICE = 512  # the issue's example: communication about equal to compute
 
 
 def run(cmd):
@@ -28,42 +29,51 @@ def run(cmd):
 
 
 def allreduce(b, tmp, quick):
-    print("## Ring allreduce (f32, add kernel simulated for every chunk)\n")
-    print("| devices | size | time (us) | algbw (GB/s) | busbw (GB/s) | busbw / link | #wrong | host s |")
-    print("|---|---|---|---|---|---|---|---|")
+    print("## Ring allreduce (f32, add kernel simulated for every chunk; rings by size, all of them at these sizes)\n")
+    print("| devices | rings | size | time (us) | algbw (GB/s) | busbw (GB/s) | busbw / rings' links | #wrong | host s |")
+    print("|---|---|---|---|---|---|---|---|---|")
     for g in (2, 4, 8):
         out = os.path.join(tmp, f"ar{g}.json")
         _, _, took = run([f"{b}/tpc-allreduce-perf", "-b", "1M", "-e", "64M" if quick else "256M", "-f", "4",
                           "-g", str(g), "--json", out])
         j = json.load(open(out))
         for r in j["rows"]:
-            print(f"| {g} | {r['size'] // (1 << 20)} MiB | {r['time_us']:.1f} | {r['algbw_GBps']:.2f} | "
-                  f"{r['busbw_GBps']:.2f} | {r['busbw_GBps'] / j['link_GBps']:.3f} | {r['wrong']} | {took:.1f} |")
+            print(f"| {g} | {j['rings']} | {r['size'] // (1 << 20)} MiB | {r['time_us']:.1f} | {r['algbw_GBps']:.2f} | "
+                  f"{r['busbw_GBps']:.2f} | {r['busbw_GBps'] / j['ring_GBps']:.3f} | {r['wrong']} | {took:.1f} |")
     print()
 
 
-def train(b, tmp, devices, steps, dtype, bucket):
-    out = os.path.join(tmp, f"t{devices}_{dtype}_{bucket}.json")
+def train(b, tmp, devices, steps, dtype, bucket, per_device, rings=0):
+    out = os.path.join(tmp, f"t{devices}_{dtype}_{bucket}_{per_device}_{rings}.json")
     _, rss, took = run([f"{b}/tpc-pipeline", "train", "--devices", str(devices), "--model", MODEL, "--batch",
-                        str(PER_DEVICE * devices), "--steps", str(steps), "--dtype", dtype, "--bucket-mb", str(bucket),
-                        "--json", out])
+                        str(per_device * devices), "--steps", str(steps), "--dtype", dtype, "--bucket-mb", str(bucket),
+                        "--rings", str(rings), "--json", out])
     return json.load(open(out)), rss
 
 
 def scaling(b, tmp, steps, quick):
-    print(f"## Training: {MODEL}, batch {PER_DEVICE} per device, SGD, {steps} step(s)\n")
-    print("| dtype | devices | bucket MiB | step (us) | MME (us) | TPC (us) | comm (us) | exposed comm (us) | "
-          "overlap efficiency | host s / step (wall) | host CPU s / step | peak host GiB |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
-    rows = [("bf16", d, 4) for d in ((1, 8) if quick else (1, 2, 4, 8))]
-    rows += [("bf16", 8, m) for m in ((25,) if quick else (1, 16, 25, 64))]
+    print(f"## Training: {MODEL}, SGD, {steps} step(s) on the first rows, 1 on the others\n")
+    print("| batch per device | dtype | devices | rings | bucket MiB | step (us) | MME (us) | TPC (us) | comm (us) | "
+          "exposed comm (us) | overlap efficiency | samples/s | speed-up | host s / step (wall) | host CPU s / step | "
+          "peak host GiB |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+    rows = [(PER_DEVICE, "bf16", d, 4, 0) for d in ((1, 8) if quick else (1, 2, 4, 8))]
     if not quick:
-        rows += [("f32", 8, 4)]
-    for dtype, d, m in rows:
-        j, rss = train(b, tmp, d, steps if (dtype, m) == ("bf16", 4) else 1, dtype, m)
-        print(f"| {dtype} | {d} | {m} | {j['step_time_us']:.1f} | {j['mme_us']:.1f} | {j['tpc_us']:.1f} | "
-              f"{j['comm_us']:.1f} | {j['exposed_comm_us']:.1f} | {j['overlap_efficiency']:.3f} | "
-              f"{j['host_seconds_per_step']:.1f} | {j['host_cpu_seconds_per_step']:.1f} | {rss:.1f} |", flush=True)
+        rows += [(PER_DEVICE, "bf16", 8, m, 0) for m in (1, 16, 64)]
+        rows += [(PER_DEVICE, "f32", 8, 4, 0)]
+        rows += [(EXAMPLE_PER_DEVICE, "bf16", d, 4, 0) for d in (1, 8)] + [(EXAMPLE_PER_DEVICE, "bf16", 8, 4, 1)]
+    one = {}
+    for per_device, dtype, d, m, rings in rows:
+        first = (per_device, dtype, m) == (PER_DEVICE, "bf16", 4)
+        j, rss = train(b, tmp, d, steps if first else 1, dtype, m, per_device, rings)
+        rate = per_device * d / (j["step_time_us"] * 1e-6)
+        if d == 1:
+            one[(per_device, dtype)] = rate
+        speedup = rate / one[(per_device, dtype)] if (per_device, dtype) in one else float("nan")
+        print(f"| {per_device} | {dtype} | {d} | {rings or 'all'} | {m} | {j['step_time_us']:.1f} | {j['mme_us']:.1f} | "
+              f"{j['tpc_us']:.1f} | {j['comm_us']:.1f} | {j['exposed_comm_us']:.1f} | {j['overlap_efficiency']:.3f} | "
+              f"{rate:.0f} | {speedup:.2f} | {j['host_seconds_per_step']:.1f} | {j['host_cpu_seconds_per_step']:.1f} | "
+              f"{rss:.1f} |", flush=True)
     print()
 
 

@@ -198,6 +198,7 @@ class Trainer {
       for (size_t s = b.first; s < b.last; ++s) ready = std::max(ready, slots_[s].ready);
       AllreduceOptions opt;
       opt.chunkBytes = o_.chunkBytes;
+      opt.rings = o_.rings;
       opt.name = fmt::format("bucket {}", &b - buckets_.data());
       const AllreduceResult r = ringAllreduce(comm_, device_, grads_.data() + b.offset * dtypeSize(gtype_), b.count, gtype_, ready, opt);
       b.launched = true;
@@ -337,7 +338,7 @@ class Trainer {
 
   StepTimes times() const {
     StepTimes t;
-    t.stepUs = std::max({device_.mmeLane.end(), device_.tpcLane.end(), device_.linkLane.end()});
+    t.stepUs = device_.end();
     t.mmeUs = device_.mmeLane.busy();
     t.tpcUs = device_.tpcLane.busy();
     std::vector<std::pair<double, double>> compute = computeTpc_, comm;

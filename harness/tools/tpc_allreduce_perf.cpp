@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <limits>
 #include <thread>
 #include <string>
 #include <vector>
@@ -18,6 +19,7 @@
 #include "tpc/harness/allreduce.h"
 #include "tpc/harness/device.h"
 #include "tpc/harness/mme.h"
+#include "tpc/harness/topology.h"
 #include "tpc/harness/transport.h"
 #include "tpc/support/atomic_file.h"
 #include "tpc/support/error.h"
@@ -35,6 +37,7 @@ struct Args {
   double chunkKb = 1024;
   bool hostReduce = false;
   double timeout = 0;
+  int rings = 0;
 };
 
 size_t parseSize(const std::string& option, const std::string& text) {
@@ -80,6 +83,8 @@ int main(int argc, char** argv) {
   app.add_option("--chunk-kb", a.chunkKb, "the largest message of the ring in KiB (default 1024)");
   app.add_flag("--host-reduce", a.hostReduce,
                "sum on the host, each chunk's time from the add kernel simulated once per chunk shape (large runs)");
+  app.add_option("--rings", a.rings,
+                 "rings on disjoint links, at most what the all-to-all links allow (6 at 8 devices); default 0: by message size");
   app.add_option("--timeout", a.timeout, "seconds a device waits for a peer before failing (default 60)");
   try {
     app.parse(argc, argv);
@@ -98,6 +103,7 @@ int main(int argc, char** argv) {
     if (lo > hi) throw UserError(fmt::format("-b {} is above -e {}", a.minBytes, a.maxBytes));
     if (!(a.factor > 1)) throw UserError(fmt::format("-f {}: expected a factor above 1", a.factor));
     if (!(a.chunkKb > 0)) throw UserError(fmt::format("--chunk-kb {}: expected a positive size", a.chunkKb));
+    if (a.rings < 0) throw UserError(fmt::format("--rings {}: expected 0 (all) or a positive count", a.rings));
     const double timeout = a.timeout > 0 ? a.timeout : defaultCommTimeoutSeconds();
     std::vector<size_t> sizes;
     for (double s = static_cast<double>(lo); s <= static_cast<double>(hi); s *= a.factor) {
@@ -107,6 +113,8 @@ int main(int argc, char** argv) {
     AllreduceOptions opt;
     opt.chunkBytes = static_cast<size_t>(a.chunkKb * 1024);
     opt.hostReduce = a.hostReduce;
+    opt.rings = a.rings;
+    const int ringCount = static_cast<int>(ringsFor(std::numeric_limits<size_t>::max(), a.devices, opt).size());
     const auto hostStart = std::chrono::steady_clock::now();
     uint64_t kernelRuns = 0;
     bool root = false;
@@ -163,8 +171,10 @@ int main(int argc, char** argv) {
     const char* typeName = dtype == DType::F32 ? "float" : "bfloat16";
     std::printf("# tpc-allreduce-perf: %d modelled Gaudi2 device(s), transport %s, ring allreduce (reduce-scatter + allgather)\n",
                 a.devices, a.transport.c_str());
-    std::printf("# link: %d x 100 GbE per neighbour = %.1f GB/s per direction, latency %.1f us; chunks of %.0f KiB; reductions: %s\n",
-                model.portsPerPeer, model.linkBytesPerSecond() / 1e9, model.linkLatencyUs, a.chunkKb,
+    std::printf("# link: %d x 100 GbE per peer = %.1f GB/s per direction, latency %.1f us; up to %d ring(s) on disjoint links = %.1f GB/s\n",
+                model.portsPerPeer, model.linkBytesPerSecond() / 1e9, model.linkLatencyUs, ringCount,
+                ringCount * model.linkBytesPerSecond() / 1e9);
+    std::printf("# chunks of %.0f KiB; reductions: %s\n", a.chunkKb,
                 a.hostReduce ? "host sums, add kernel cycles per chunk shape" : "add kernel on the simulator");
     std::printf("#\n#%12s %14s %9s %7s %11s %8s %8s %7s\n", "size", "count", "type", "redop", "time", "algbw", "busbw", "#wrong");
     std::printf("#%12s %14s %9s %7s %11s %8s %8s %7s\n", "(B)", "(elements)", "", "", "(us)", "(GB/s)", "(GB/s)", "");
@@ -186,6 +196,8 @@ int main(int argc, char** argv) {
       j["transport"] = a.transport;
       j["type"] = typeName;
       j["link_GBps"] = model.linkBytesPerSecond() / 1e9;
+      j["rings"] = ringCount;
+      j["ring_GBps"] = ringCount * model.linkBytesPerSecond() / 1e9;
       j["host_reduce"] = a.hostReduce;
       j["rows"] = nlohmann::json::array();
       for (const Row& r : rows)

@@ -31,7 +31,8 @@ struct Args {
   int devices = 0, steps = 0;
   std::string transport = "inproc", model, dtype = "f32", optimizer = "sgd", trace, json;
   int64_t batch = 0;
-  double lr = 0.05, bucketMb = 25, chunkKb = 1024, timeout = 0, tolerance = -1;
+  double lr = 0.05, bucketMb = 25, chunkKb = 64, timeout = 0, tolerance = -1;
+  int rings = 0;
   uint64_t seed = 1;
   bool check = false;
 };
@@ -58,6 +59,7 @@ int train(const Args& a, Transport& transport) {
   if (!(a.bucketMb > 0) || !std::isfinite(a.bucketMb))
     throw UserError(fmt::format("--bucket-mb {}: expected a size above 0 (MiB)", a.bucketMb));
   if (!(a.chunkKb > 0)) throw UserError(fmt::format("--chunk-kb {}: expected a size above 0", a.chunkKb));
+  if (a.rings < 0) throw UserError(fmt::format("--rings {}: expected 0 (by size) or a positive count", a.rings));
   o.batch = a.batch;
   o.steps = a.steps;
   o.optimizer = a.optimizer;
@@ -65,6 +67,7 @@ int train(const Args& a, Transport& transport) {
   o.bucketMb = a.bucketMb;
   o.seed = a.seed;
   o.chunkBytes = static_cast<size_t>(a.chunkKb * 1024);
+  o.rings = a.rings;
   o.trace = !a.trace.empty();
   const double timeout = a.timeout > 0 ? a.timeout : defaultCommTimeoutSeconds();
 
@@ -154,7 +157,11 @@ int main(int argc, char** argv) {
   t->add_option("--json", a.json, "write the losses and the modelled times as JSON");
   t->add_flag("--check", a.check, "train the same global batches on one device and compare the weights (exit 4)");
   t->add_option("--check-tolerance", a.tolerance, "--check's tolerance (default 1e-4 f32, 5e-2 bf16)");
-  t->add_option("--chunk-kb", a.chunkKb, "the ring allreduce's largest message in KiB (default 1024)");
+  t->add_option("--chunk-kb", a.chunkKb, "the ring allreduce's largest message in KiB (default 64: small chunks pipeline the ring's steps, which "
+                "shortens the last bucket's allreduce)");
+  t->add_option("--rings", a.rings,
+                "rings per allreduce on disjoint links, at most what the all-to-all links allow (6 at 8 devices); "
+                "default 0: by bucket size");
   t->add_option("--timeout", a.timeout, "seconds a device waits for a peer before failing (default 60)");
   try {
     app.parse(argc, argv);

@@ -14,6 +14,7 @@
 #include "tpc/harness/allreduce.h"
 #include "tpc/harness/inproc_comm.h"
 #include "tpc/harness/mme.h"
+#include "tpc/harness/topology.h"
 
 namespace tpc::harness {
 namespace {
@@ -27,40 +28,46 @@ std::vector<float> inputOf(int rank, size_t count) {
 }
 
 TEST(Allreduce, F32MatchesTheHostSumOnEveryDeviceCountAndAwkwardSize) {
-  for (int n = 1; n <= 8; ++n) {
-    // Empty, one element, fewer elements than devices (empty segments), one more (uneven segments), not a
-    // multiple of a vector; several chunks per segment at 4099 on 3 and 8 devices.
-    std::vector<size_t> counts = {0, 1, static_cast<size_t>(n > 1 ? n - 1 : 2), static_cast<size_t>(n + 1), 1000};
-    if (n == 3 || n == 8) counts.push_back(4099);
-    for (size_t count : counts) {
-      SCOPED_TRACE(testing::Message() << n << " devices, " << count << " elements");
-      std::vector<std::vector<float>> out(static_cast<size_t>(n));
-      std::vector<uint64_t> runs(static_cast<size_t>(n));
-      runInProcess(n, 30, [&](Communicator& comm) {
-        Device device(gaudi2(), comm.rank());
-        std::vector<float> v = inputOf(comm.rank(), count);
-        AllreduceOptions opt;
-        opt.chunkBytes = 512 * 4;  // several chunks per segment at the larger sizes
-        const AllreduceResult r = ringAllreduce(comm, device, reinterpret_cast<uint8_t*>(v.data()), count, DType::F32, 5.0, opt);
-        EXPECT_GE(r.end, r.start);
-        if (n > 1 && count >= static_cast<size_t>(n)) {
-          EXPECT_GT(r.end, r.start);
+  // By size (one ring at these sizes), and every ring the links allow.
+  for (int rings : {0, 64}) {
+    for (int n = 1; n <= 8; ++n) {
+      // Empty, one element, fewer elements than devices (empty segments), one more (uneven segments), not a
+      // multiple of a vector; several chunks per segment at 4099 on 3 and 8 devices.
+      std::vector<size_t> counts = {0, 1, static_cast<size_t>(n > 1 ? n - 1 : 2), static_cast<size_t>(n + 1), 1000};
+      if (n == 3 || n == 8) counts.push_back(4099);
+      for (size_t count : counts) {
+        SCOPED_TRACE(testing::Message() << n << " devices, " << count << " elements, rings option " << rings);
+        std::vector<std::vector<float>> out(static_cast<size_t>(n));
+        std::vector<uint64_t> runs(static_cast<size_t>(n));
+        runInProcess(n, 30, [&](Communicator& comm) {
+          Device device(gaudi2(), comm.rank());
+          std::vector<float> v = inputOf(comm.rank(), count);
+          AllreduceOptions opt;
+          opt.chunkBytes = 512 * 4;  // several chunks per segment at the larger sizes
+          opt.rings = rings;
+          const AllreduceResult r = ringAllreduce(comm, device, reinterpret_cast<uint8_t*>(v.data()), count, DType::F32, 5.0, opt);
+          EXPECT_GE(r.end, r.start);
+          if (n > 1 && count >= static_cast<size_t>(n)) {
+            EXPECT_GT(r.end, r.start);
+          }
+          runs[static_cast<size_t>(comm.rank())] = device.tpc.simulatedRuns();
+          out[static_cast<size_t>(comm.rank())] = std::move(v);
+        });
+        for (size_t i = 0; i < count; ++i) {
+          long double exact = 0, mag = 0;
+          for (int r = 0; r < n; ++r) {
+            exact += inputOf(r, count)[i];
+            mag += std::fabs(inputOf(r, count)[i]);
+          }
+          ASSERT_LE(std::fabs(out[0][i] - exact), n * 0x1p-24L * mag) << "element " << i;
+          for (int r = 1; r < n; ++r) ASSERT_EQ(std::memcmp(&out[0][i], &out[static_cast<size_t>(r)][i], 4), 0) << "device " << r;
         }
-        runs[static_cast<size_t>(comm.rank())] = device.tpc.simulatedRuns();
-        out[static_cast<size_t>(comm.rank())] = std::move(v);
-      });
-      for (size_t i = 0; i < count; ++i) {
-        long double exact = 0, mag = 0;
-        for (int r = 0; r < n; ++r) {
-          exact += inputOf(r, count)[i];
-          mag += std::fabs(inputOf(r, count)[i]);
+        // Every device reduced: (n - 1) segments of its own per ring when every ring has a share of the
+        // elements.
+        const size_t ringCount = rings ? directedRings(n).size() : 1;
+        if (n > 1 && count >= static_cast<size_t>(n) * ringCount) {
+          for (int r = 0; r < n; ++r) EXPECT_GE(runs[static_cast<size_t>(r)], static_cast<uint64_t>(n - 1) * ringCount);
         }
-        ASSERT_LE(std::fabs(out[0][i] - exact), n * 0x1p-24L * mag) << "element " << i;
-        for (int r = 1; r < n; ++r) ASSERT_EQ(std::memcmp(&out[0][i], &out[static_cast<size_t>(r)][i], 4), 0) << "device " << r;
-      }
-      // Every device reduced: (n - 1) segments of its own when it has a share of the elements.
-      if (n > 1 && count >= static_cast<size_t>(n)) {
-        for (int r = 0; r < n; ++r) EXPECT_GE(runs[static_cast<size_t>(r)], static_cast<uint64_t>(n - 1));
       }
     }
   }
@@ -106,23 +113,74 @@ TEST(Allreduce, TheReductionIsTheKernels) {
   EXPECT_EQ(out[1][3], 0x7fc00000u);
 }
 
-TEST(Allreduce, LargeMessagesReachNinetyPercentOfTheLinkBandwidth) {
+// The time model: large messages move at 90% or more of the links the rings use (all of them by default,
+// one ring when asked), never faster; each device sends on as many peer links as it has rings.
+TEST(Allreduce, LargeMessagesReachNinetyPercentOfTheRingsLinkBandwidth) {
   for (int n : {2, 4, 8}) {
-    const size_t bytes = 64u << 20, count = bytes / 4;
-    std::vector<double> time(static_cast<size_t>(n));
-    runInProcess(n, 60, [&](Communicator& comm) {
-      Device device(gaudi2(), comm.rank());
-      std::vector<float> v(count, 1.0f);
-      AllreduceOptions opt;
-      opt.hostReduce = true;  // the time model is what is tested here; the arithmetic elsewhere
-      const AllreduceResult r = ringAllreduce(comm, device, reinterpret_cast<uint8_t*>(v.data()), count, DType::F32, 0, opt);
-      time[static_cast<size_t>(comm.rank())] = r.end - r.start;
-      EXPECT_EQ(v[count - 1], static_cast<float>(n));
-    });
-    const double t = *std::max_element(time.begin(), time.end());
-    const double busbw = bytes / (t * 1e-6) * 2.0 * (n - 1) / n;
-    EXPECT_GE(busbw, 0.9 * gaudi2().linkBytesPerSecond()) << n << " devices";
-    EXPECT_LE(busbw, gaudi2().linkBytesPerSecond()) << n << " devices";
+    for (int rings : {0, 1}) {
+      SCOPED_TRACE(testing::Message() << n << " devices, rings option " << rings);
+      const size_t bytes = 64u << 20, count = bytes / 4;
+      const double ringCount = static_cast<double>(directedRings(n, rings).size());  // 0 = by size: all here
+      std::vector<double> time(static_cast<size_t>(n));
+      std::vector<size_t> lanes(static_cast<size_t>(n));
+      runInProcess(n, 60, [&](Communicator& comm) {
+        Device device(gaudi2(), comm.rank());
+        std::vector<float> v(count, 1.0f);
+        AllreduceOptions opt;
+        opt.hostReduce = true;  // the time model is what is tested here; the arithmetic elsewhere
+        opt.rings = rings;
+        const AllreduceResult r = ringAllreduce(comm, device, reinterpret_cast<uint8_t*>(v.data()), count, DType::F32, 0, opt);
+        time[static_cast<size_t>(comm.rank())] = r.end - r.start;
+        lanes[static_cast<size_t>(comm.rank())] = device.linkLanes.size();
+        EXPECT_EQ(v[count - 1], static_cast<float>(n));
+      });
+      const double t = *std::max_element(time.begin(), time.end());
+      const double busbw = bytes / (t * 1e-6) * 2.0 * (n - 1) / n;
+      EXPECT_GE(busbw, 0.9 * ringCount * gaudi2().linkBytesPerSecond());
+      EXPECT_LE(busbw, ringCount * gaudi2().linkBytesPerSecond());
+      // A ring's two directions leave a device on different links; n = 2 has one ring and one link.
+      for (size_t l : lanes) EXPECT_EQ(l, static_cast<size_t>(n == 2 ? 1 : ringCount));
+    }
+  }
+  EXPECT_EQ(directedRings(8).size(), 6u);  // 3 Hamiltonian cycles of K8, both ways: 6 x 37.5 GB/s
+}
+
+// Several rings or one: the same sums on integers (exact in any order), and the segments cover the data.
+TEST(Allreduce, OneRingAndAllRingsAgreeAndSegmentsCoverTheData) {
+  for (int n : {3, 5, 8}) {
+    const size_t count = 3001;
+    std::vector<std::vector<float>> out[2];
+    for (int rings : {64, 1}) {  // every ring the links allow, or one
+      std::vector<std::vector<float>>& o = out[rings == 1];
+      o.resize(static_cast<size_t>(n));
+      runInProcess(n, 30, [&](Communicator& comm) {
+        Device device(gaudi2(), comm.rank());
+        std::vector<float> v(count);
+        for (size_t i = 0; i < count; ++i) v[i] = static_cast<float>((i * 5 + static_cast<size_t>(comm.rank()) * 3) % 11);
+        AllreduceOptions opt;
+        opt.rings = rings;
+        opt.chunkBytes = 256 * 4;
+        const AllreduceResult r = ringAllreduce(comm, device, reinterpret_cast<uint8_t*>(v.data()), count, DType::F32, 1.0, opt);
+        size_t next = 0;
+        for (const auto& seg : r.segments) {
+          EXPECT_EQ(seg.first, next);
+          EXPECT_GE(seg.ready, 1.0);
+          EXPECT_LE(seg.ready, r.end);
+          next = seg.first + seg.count;
+        }
+        EXPECT_EQ(next, count);
+        o[static_cast<size_t>(comm.rank())] = std::move(v);
+      });
+    }
+    for (size_t i = 0; i < count; ++i) {
+      float want = 0;
+      for (int r = 0; r < n; ++r) want += static_cast<float>((i * 5 + static_cast<size_t>(r) * 3) % 11);
+      for (int r = 0; r < n; ++r) {
+        ASSERT_EQ(out[0][static_cast<size_t>(r)][i], want) << n << " devices, all rings, element " << i;
+        EXPECT_EQ(directedRings(n).size(), static_cast<size_t>(n % 2 ? n - 1 : n - 2));
+        ASSERT_EQ(out[1][static_cast<size_t>(r)][i], want) << n << " devices, one ring, element " << i;
+      }
+    }
   }
 }
 

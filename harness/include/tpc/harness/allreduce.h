@@ -1,5 +1,6 @@
-// Ring allreduce (sum) over the ranks of a communicator: reduce-scatter then allgather, each of the N
-// segments cut into chunks that flow through the ring one after another, so that a chunk's transfer
+// Ring allreduce (sum) over the ranks of a communicator: the data is split between several rings on
+// disjoint links (harness/topology.h); on each, reduce-scatter then allgather, each of the N segments cut
+// into chunks that flow through the ring one after another, so that a chunk's transfer
 // overlaps the reduction of the one before. Every reduction is the kernel library's add kernel
 // (add_fwd_f32 / add_fwd_bf16) run on the simulator; the modelled time comes from the device's link and
 // TPC timelines, each message carrying the modelled time it arrives.
@@ -21,6 +22,11 @@ struct AllreduceOptions {
   // time from the add kernel simulated once per distinct chunk shape: only for large performance runs.
   bool hostReduce = false;
   std::string name = "allreduce";  // names the trace intervals
+  // How many rings run at once on disjoint links (docs/pipeline.md), at most what the all-to-all links of a
+  // server allow (2 per Hamiltonian cycle of the complete graph: 6 at 8 devices). 0: by size, as NCCL picks
+  // its channels: as many as keep each ring's segment at `minRingSegmentBytes` or more, at least one.
+  int rings = 0;
+  size_t minRingSegmentBytes = 64u << 10;
 };
 
 struct AllreduceResult {
@@ -34,6 +40,9 @@ struct AllreduceResult {
   };
   std::vector<Segment> segments;
 };
+
+// The rings an allreduce of `bytes` over n ranks runs on (harness/topology.h).
+std::vector<std::vector<int>> ringsFor(size_t bytes, int n, const AllreduceOptions& options);
 
 // Sums `count` elements of `dtype` (F32 or BF16) at `data` over all ranks, in place; every rank ends with
 // the same bits. `ready`: the modelled time at which this rank's data is ready.

@@ -26,7 +26,8 @@ struct TrainOptions {
   float lr = 0.05f;
   double bucketMb = 25;
   uint64_t seed = 1;
-  size_t chunkBytes = 1u << 20;  // the ring's largest message
+  size_t chunkBytes = 64u << 10;  // the ring's largest message (tpc-pipeline --chunk-kb)
+  int rings = 0;                 // rings per allreduce (AllreduceOptions::rings; 0: by size)
   bool trace = false;           // collect the trace events
 };
 
