@@ -41,7 +41,10 @@ void runOnDevices(Transport transport, int devices, const std::string& devicesOp
   *isRoot = session->worldRank() == 0;
   const int world = session->worldSize();
   if (world != devices) {
-    session.reset();  // every rank sees the same mismatch: finalize cleanly
+    // Every rank sees the same mismatch and finalizes cleanly; rank 0 only after it has printed the message
+    // (its session ends at exit), since MPI_Finalize waits for every rank and mpirun stops the job as soon as
+    // one rank exits non-zero: a rank that left first could take the message with it.
+    if (!*isRoot) session.reset();
     throw UserError(fmt::format("{} {}: the MPI world has {} rank(s) (start the ranks with mpirun -np {})",
                                 devicesOption, devices, world, devices));
   }
