@@ -88,6 +88,8 @@ void CommandInterpreter::reportStop(const StopEvent& e) {
   using R = StopEvent::Reason;
   switch (e.reason) {
     case R::Breakpoint:
+      if (!e.message.empty())
+        out_(fmt::format("Error in testing condition for breakpoint {}:\n{}\n", e.number, escapeNonPrintable(e.message)));
       out_(fmt::format("\n{}reakpoint {}, core {}, {}\n", e.temporary ? "Temporary b" : "B", e.number, e.core, where(e.core)));
       frameLine(false);
       break;
@@ -716,7 +718,8 @@ std::vector<std::string> CommandInterpreter::complete(const std::string& lineSoF
     }
   }
   for (const obj::Param& p : s_.object().params) names.push_back(p.name);
-  for (const char* r : {"$s0", "$v0", "$i0", "$sp0", "$vp0", "$ad0", "$pc", "$core"}) names.push_back(r);
+  for (const char* r : {"$s0", "$v0", "$i0", "$sp0", "$vp0", "$ad0", "$pc", "$core", "$idx", "$box", "$boxsize"})
+    names.push_back(r);
   for (const std::string& f : s_.debugInfo().files()) names.push_back(f.substr(f.rfind('/') == std::string::npos ? 0 : f.rfind('/') + 1));
   for (const auto& n : names)
     if (n.starts_with(prefix) && std::find(out.begin(), out.end(), n) == out.end()) out.push_back(n);

@@ -129,6 +129,10 @@ void DapServer::reportStop(const StopEvent& e) {
       b["reason"] = "breakpoint";
       b["hitBreakpointIds"] = json::array({e.number});
       b["description"] = fmt::format("Breakpoint {}, core {}", e.number, e.core);
+      if (!e.message.empty())
+        event("output", {{"category", "stderr"},
+                         {"output", escapeNonPrintable(fmt::format("Error in testing condition for breakpoint {}: {}\n",
+                                                                   e.number, e.message))}});
       break;
     case R::Watchpoint:
       b["reason"] = "data breakpoint";

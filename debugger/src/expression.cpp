@@ -392,6 +392,12 @@ class Evaluator {
 
   Value index(const Expr& e) {
     if (auto m = localMemoryElement(e)) return *m;
+    // $idx[k] needs only dimension k to be known, not all five.
+    if (e.kids[0]->op == Expr::Op::Dollar && e.kids[0]->text == "idx" && e.subs.size() == 1 && !e.subs[0].range) {
+      const long long k = integer(*e.subs[0].lo);
+      if (k < 0 || k >= 5) throw EvalError(fmt::format("lane {} is out of range [0, 5)", k));
+      return ctx_.dollar(fmt::format("idx[{}]", k));
+    }
     Value base = eval(*e.kids[0]);
     if (base.kind == ValueKind::Tensor) return tensorIndex(base, e.subs);
     if (e.subs.size() != 1) throw EvalError("only a tensor takes several subscripts");

@@ -1,5 +1,6 @@
 #include "tpc/dbg/session.h"
 
+#include <cmath>
 #include <algorithm>
 #include <cstring>
 #include <cstdlib>
@@ -63,6 +64,14 @@ class FocusContext : public EvalContext {
       Value v = Value::scalar(DType::U32, core.pcAddress());
       return v;
     }
+    if (name == "idx") {  // all five coordinates: each must be known
+      Value v;
+      v.kind = ValueKind::Index;
+      for (int k = 0; k < 5; ++k) v.lanes.push_back(static_cast<double>(indexCoordinate(k)));
+      return v;
+    }
+    if (name.size() == 6 && name.starts_with("idx[") && name[4] >= '0' && name[4] <= '4' && name[5] == ']')
+      return Value::scalar(DType::I32, static_cast<double>(indexCoordinate(name[4] - '0')));  // $idx[k] alone
     if (name == "box" || name == "boxsize") {
       Value v;
       v.kind = ValueKind::Index;
@@ -81,6 +90,31 @@ class FocusContext : public EvalContext {
     }
     if (auto r = parseRegisterName(name)) return readRegister(core, r->file, r->index, r->view);
     throw EvalError(fmt::format("Invalid register or convenience variable ${}", name));
+  }
+
+  // The index-space coordinate along dimension k of the iteration the focused core is at: the value / scale
+  // of the kernel's loop variable over that dimension (.tpc.debug_index), found from the selected frame
+  // outwards; where the kernel has none, the core's slice start when the slice is one wide.
+  long long indexCoordinate(int k) {
+    Machine& m = s_.machine();
+    sim::Core& core = m.core(s_.focus_);
+    const uint32_t pc = core.pcAddress();
+    const std::vector<Frame> frames = s_.debug_.framesAt(pc);
+    std::string optimizedOut;
+    for (size_t f = std::min<size_t>(static_cast<size_t>(s_.frame_), frames.size() - 1); f < frames.size(); ++f)
+      for (const obj::IndexSpaceVar& v : s_.object_.debug.indexVars) {
+        if (v.dim != k || v.scope != frames[f].scope) continue;
+        if (const VarRecord* rec = s_.debug_.locate(v.name, v.scope, pc))
+          return static_cast<long long>(std::floor(readVariable(core, *rec).number() / v.scale));
+        if (optimizedOut.empty()) optimizedOut = v.name;
+      }
+    const sim::IndexBox& b = m.box(s_.focus_);
+    if (b.size[static_cast<size_t>(k)] == 1) return b.offset[static_cast<size_t>(k)];
+    if (!optimizedOut.empty())
+      throw EvalError(fmt::format("$idx[{}]: the loop variable '{}' over index-space dimension {} is optimized out here",
+                                  k, optimizedOut, k));
+    throw EvalError(fmt::format("$idx[{}]: no loop variable over index-space dimension {} here (one that starts at "
+                                "get_index_space_offset()[{}] * step and moves by multiples of step)", k, k, k));
   }
 
   Value tensorElement(int tensor, const std::vector<long long>& coords) override {
@@ -439,7 +473,7 @@ StopEvent Session::run(bool stopOnEntry) {
   return resumeAll();
 }
 
-bool Session::conditionTrue(int core, const std::string& condition) {
+bool Session::conditionTrue(int core, const std::string& condition, std::string* error) {
   if (condition.empty()) return true;
   int savedFocus = focus_, savedFrame = frame_;
   focus_ = core;
@@ -448,18 +482,19 @@ bool Session::conditionTrue(int core, const std::string& condition) {
   try {
     Value v = evaluate(condition);
     result = v.kind == ValueKind::Scalar ? v.number() != 0 : true;
-  } catch (const std::exception&) {
+  } catch (const std::exception& ex) {
     result = true;  // gdb stops when a condition cannot be evaluated, so the user sees why
+    if (error) *error = ex.what();
   }
   focus_ = savedFocus;
   frame_ = savedFrame;
   return result;
 }
 
-bool Session::breakpointHitAt(int core, uint32_t address, int* number, bool* temporary) {
+bool Session::breakpointHitAt(int core, uint32_t address, int* number, bool* temporary, std::string* error) {
   for (Breakpoint& b : breakpoints_) {
     if (!b.enabled || !b.hasLocation(address)) continue;
-    if (!conditionTrue(core, b.condition)) continue;
+    if (!conditionTrue(core, b.condition, error)) continue;
     ++b.hits;
     *number = b.number;
     *temporary = b.temporary;
@@ -476,7 +511,7 @@ StopEvent Session::onRunStop(int core, sim::StopReason r, bool* keepGoing) {
     case sim::StopReason::Breakpoint: {
       int number = 0;
       bool temporary = false;
-      if (!breakpointHitAt(core, pcOf(core), &number, &temporary)) {
+      if (!breakpointHitAt(core, pcOf(core), &number, &temporary, &e.message)) {
         *keepGoing = true;
         return e;
       }
@@ -632,7 +667,7 @@ StopEvent Session::lineStep(int mode) {
     bool temporary = false;
     auto pos = debug_.lineAt(pc);
     const size_t depth = debug_.depthAt(pc);
-    if (pos && pc != startPc && machine_->hasBreakpointAt(pc) && breakpointHitAt(c, pc, &number, &temporary)) {
+    if (pos && pc != startPc && machine_->hasBreakpointAt(pc) && breakpointHitAt(c, pc, &number, &temporary, &e.message)) {
       e.reason = StopEvent::Reason::Breakpoint;
       e.number = number;
       e.temporary = temporary;

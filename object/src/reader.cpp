@@ -240,6 +240,22 @@ void readDebugScopes(const Section& s, const std::string& file, DebugInfo& d) {
   r.expectEnd();
 }
 
+void readDebugIndex(const Section& s, const std::string& file, DebugInfo& d) {
+  ByteReader r(s.data, file, kSectDebugIndex);
+  r.sectionHeader(kDebugIndexMagic, kDebugIndexVersion);
+  uint32_t n = r.count("index-space variable count", 13);
+  d.indexVars.reserve(n);
+  for (uint32_t i = 0; i < n; ++i) {
+    IndexSpaceVar v;
+    v.name = r.str("index-space variable name");
+    v.scope = r.u32("index-space variable scope");
+    v.dim = r.u8("index-space variable dimension");
+    v.scale = r.i32("index-space variable scale");
+    d.indexVars.push_back(std::move(v));
+  }
+  r.expectEnd();
+}
+
 // The entry symbol must be a function covering all of .text.
 void checkSymtab(const ElfReader& elf, const Section& symtab, size_t textIndex, const KernelObject& obj) {
   const auto& sects = elf.sections();
@@ -293,6 +309,7 @@ KernelObject readObject(std::span<const uint8_t> bytes, const std::string& nameF
   const Section* debugVars = elf.find(kSectDebugVars, SHT_PROGBITS);
   const Section* printfTable = elf.find(kSectPrintf, SHT_PROGBITS);
   const Section* debugScopes = elf.find(kSectDebugScopes, SHT_PROGBITS);
+  const Section* debugIndex = elf.find(kSectDebugIndex, SHT_PROGBITS);
   const Section* symtab = elf.find(kSectSymtab, SHT_SYMTAB);
 
   if (text->data.size() % kBundleBytes != 0)
@@ -307,6 +324,7 @@ KernelObject readObject(std::span<const uint8_t> bytes, const std::string& nameF
   if (debugVars) readDebugVars(*debugVars, file, obj.debug);
   if (printfTable) readPrintf(*printfTable, file, obj.printfFormats);
   if (debugScopes) readDebugScopes(*debugScopes, file, obj.debug);
+  if (debugIndex) readDebugIndex(*debugIndex, file, obj.debug);
 
   // Semantic checks shared with the writer (name, arch, types, debug ranges against .text).
   detail::validateObject(obj, file);

@@ -100,6 +100,14 @@ void validateObject(const KernelObject& obj, const std::string& file) {
   for (size_t i = 0; i < d.varScopes.size(); ++i)
     if (d.varScopes[i].scope >= d.scopes.size())
       fail(fmt::format("variable {}: scope {} is out of range ({} scopes)", i, d.varScopes[i].scope, d.scopes.size()));
+  for (size_t i = 0; i < d.indexVars.size(); ++i) {
+    const IndexSpaceVar& v = d.indexVars[i];
+    checkString(v.name, "index-space variable name");
+    if (v.name.empty() || v.dim >= 5 || v.scale <= 0 || v.scope >= std::max<size_t>(d.scopes.size(), 1))
+      fail(fmt::format("index-space variable {}: '{}' of scope {}, dimension {}, scale {}: expected a named variable "
+                       "of one of the {} scopes, a dimension below 5 and a positive scale",
+                       i, v.name, v.scope, v.dim, v.scale, std::max<size_t>(d.scopes.size(), 1)));
+  }
 }
 
 }  // namespace detail

@@ -74,6 +74,21 @@ std::vector<uint8_t> encodeDebugVars(const DebugInfo& d) {
   return std::move(w.bytes());
 }
 
+std::vector<uint8_t> encodeDebugIndex(const DebugInfo& d) {
+  ByteWriter w;
+  w.raw(kDebugIndexMagic, 4);
+  w.u16(kDebugIndexVersion);
+  w.u16(0);
+  w.u32(static_cast<uint32_t>(d.indexVars.size()));
+  for (const IndexSpaceVar& v : d.indexVars) {
+    w.str(v.name);
+    w.u32(v.scope);
+    w.u8(v.dim);
+    w.i32(v.scale);
+  }
+  return std::move(w.bytes());
+}
+
 std::vector<uint8_t> encodeDebugScopes(const DebugInfo& d) {
   ByteWriter w;
   w.raw(kDebugScopesMagic, 4);
@@ -147,6 +162,9 @@ std::vector<uint8_t> writeObject(const KernelObject& obj) {
   const std::vector<uint8_t> debugScopes =
       obj.debug.scopes.empty() ? std::vector<uint8_t>{} : encodeDebugScopes(obj.debug);
   if (!debugScopes.empty()) sects.push_back({kSectDebugScopes, SHT_PROGBITS, 0, 4, 0, 0, 0, debugScopes});
+  const std::vector<uint8_t> debugIndex =
+      obj.debug.indexVars.empty() ? std::vector<uint8_t>{} : encodeDebugIndex(obj.debug);
+  if (!debugIndex.empty()) sects.push_back({kSectDebugIndex, SHT_PROGBITS, 0, 4, 0, 0, 0, debugIndex});
   const std::vector<uint8_t> printfTable = obj.printfFormats.empty() ? std::vector<uint8_t>{} : encodePrintf(obj.printfFormats);
   if (!printfTable.empty()) sects.push_back({kSectPrintf, SHT_PROGBITS, 0, 4, 0, 0, 0, printfTable});
 

@@ -368,6 +368,24 @@ def main():
             check(out.count("Breakpoint 1, core 0,") == 2 and floats(value(out, 1)) == [1 / 8] and floats(value(out, 2)) == [65 / 8],
                   f"{opt}: the breakpoint stops at both iterations of core 0, wherever the code for them is", out)
 
+        # $idx: the index-space point of the iteration, from the kernel's loop variables over the index space
+        # (col / 64, row); a condition on it stops at that point only. At -O2 the unrolled loop keeps no copy of
+        # col: the condition then cannot be evaluated, and gdb's rule is to stop and say why.
+        for opt in ("-O0", "-O2"):
+            o = compile_kernel(tmp, "axpy", AXPY, opt)
+            dump = subprocess.run([os.path.join(BIN, "tpc-objdump"), "-S", o], capture_output=True, text=True).stdout
+            check("// index-space dimension 0: col / 64" in dump and "// index-space dimension 1: row / 1" in dump,
+                  f"{opt}: the object names the loop variables over index-space dimensions 0 and 1 (tpc-objdump -S)", dump)
+            out = gdb(o, ["break 12 if $idx[0] == 2 && $idx[1] == 1", "run", "print $idx", "print col", "print row",
+                          "print xv[0]", "continue"], ["-t", "x.npy", "-t", "y.npy", "-s", "1.5", "--cores", "5"], tmp)
+            if opt == "-O0" or "Error in testing condition" not in out:
+                check(value(out, 1) == "{2, 1, 0, 0, 0}" and value(out, 2) == "128" and value(out, 3) == "1" and
+                      floats(value(out, 4)) == [(256 + 128) / 8] and out.count("Breakpoint 1, core") == 1,
+                      f"{opt}: break if $idx[0] == 2 && $idx[1] == 1 stops once, at column 128 of row 1", out)
+            else:
+                check("optimized out" in out and "'col'" in out,
+                      f"{opt}: a condition on $idx whose loop variable is optimized out stops and says so", out)
+
         # Registers and info registers groups.
         o = compile_kernel(tmp, "axpb", AXPB, "-O0")
         out = gdb(o, ["break *0", "run", "print $s0", "print $i1", "info registers sp", "print $vp0[0:4]"], args, tmp)

@@ -853,6 +853,46 @@ TEST(ObjectWriter, RejectsInvalidObjects) {
 }  // namespace
 
 // The printf table travels in .tpc.printf: layout checked byte for byte, and its absence when empty.
+// Index-space loop variables travel in .tpc.debug_index: round trip, layout, absence when empty, and every
+// invalid record rejected by the writer and the reader alike.
+TEST(ObjectDebugIndex, RoundTripLayoutAndValidation) {
+  KernelObject o = minimalObject();
+  EXPECT_FALSE(rawParse(writeObject(o)).has(".tpc.debug_index"));
+  o.debug.indexVars = {{"col", 0, 0, 128}, {"row", 0, 1, 1}};
+  std::vector<uint8_t> bytes = writeObject(o);
+  EXPECT_EQ(readObject(bytes, "k.o"), o);
+  RawElf e = rawParse(bytes);
+  ASSERT_TRUE(e.has(".tpc.debug_index"));
+  const RawSect& rs = e.get(".tpc.debug_index");
+  const std::vector<uint8_t> sect(bytes.begin() + static_cast<long>(rs.offset),
+                                  bytes.begin() + static_cast<long>(rs.offset + rs.size));
+  const std::vector<uint8_t> want = {'T', 'P', 'C', 'I', 1, 0, 0, 0, 2, 0, 0, 0,
+                                     3, 0, 0, 0, 'c', 'o', 'l', 0, 0, 0, 0, 0, 128, 0, 0, 0,
+                                     3, 0, 0, 0, 'r', 'o', 'w', 0, 0, 0, 0, 1, 1, 0, 0, 0};
+  EXPECT_EQ(sect, want);
+  auto rejected = [&](IndexSpaceVar v, const std::string& fragment) {
+    KernelObject bad = minimalObject();
+    bad.debug.indexVars = {v};
+    try {
+      writeObject(bad);
+      ADD_FAILURE() << "expected the writer to reject: " << fragment;
+    } catch (const ObjectError& ex) {
+      EXPECT_NE(std::string(ex.what()).find(fragment), std::string::npos) << ex.what();
+    }
+  };
+  rejected({"d", 0, 5, 64}, "dimension 5");
+  rejected({"d", 0, 0, 0}, "scale 0");
+  rejected({"d", 0, 0, -64}, "scale -64");
+  rejected({"", 0, 0, 64}, "'' of scope 0");
+  rejected({"d", 1, 0, 64}, "of scope 1");
+  // The reader checks the same: a dimension patched to 7 in the file.
+  std::vector<uint8_t> patched = bytes;
+  const size_t at = rs.offset + 12 + 4 + 3 + 4;  // the first record's dimension byte
+  ASSERT_EQ(patched[at], 0);
+  patched[at] = 7;
+  expectError(patched, {"index-space variable 0", "dimension 7"});
+}
+
 TEST(ObjectPrintf, TableLayoutAndRoundTrip) {
   KernelObject o = minimalObject();
   o.printfFormats = {"a%d\n", "bc"};

@@ -53,6 +53,10 @@ std::string disassemble(const obj::KernelObject& o, const DisassemblyOptions& op
         out += fmt::format("// variable {} ({}): {} in [0x{:x}, 0x{:x})\n", v.name, v.typeName.empty() ? "?" : v.typeName,
                            where, v.lowPc, v.highPc);
       }
+    if (options.withSource)
+      for (const obj::IndexSpaceVar& v : o.debug.indexVars)
+        out += fmt::format("// index-space dimension {}: {} / {}{}\n", v.dim, v.name, v.scale,
+                           v.scope ? fmt::format(" (scope {})", v.scope) : "");
     out += fmt::format("{}:\n", o.kernelName);
   }
 

@@ -771,6 +771,8 @@ obj::KernelObject generateObject(llvm::Module& module, const KernelSignature& si
     std::vector<obj::VarScope> varScopes;
     o.debug.vars = variableLocations(mf, bundles, &varScopes);
     if (!mf.scopes.empty()) appendInlineScopes(mf, bundles, std::move(varScopes), o);
+    for (const MFunction::IndexVariable& v : mf.indexVariables)
+      o.debug.indexVars.push_back({mf.variables[v.variable].name, mf.variables[v.variable].scope, v.dim, v.scale});
   }
   llvm::SmallVector<char, 0> bitcode;
   llvm::raw_svector_ostream os(bitcode);

@@ -156,6 +156,9 @@ class Selector : public SelectionContext {
     }
     lowerPhis();
     noteLocalVariables();
+    for (const IndexSpaceVariable& v : findIndexSpaceVariables(f_))
+      if (auto it = variableIndex_.find({v.var, v.inlinedAt}); it != variableIndex_.end())
+        mf_.indexVariables.push_back({it->second, static_cast<uint8_t>(v.dim), v.scale});
     return std::move(mf_);
   }
 

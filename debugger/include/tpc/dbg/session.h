@@ -51,7 +51,7 @@ struct StopEvent {
   int number = 0;            // breakpoint or watchpoint number
   bool temporary = false;
   std::string oldValue, newValue, expression;  // watchpoint
-  std::string message;       // fault or error text
+  std::string message;       // fault or error text; at a breakpoint, why its condition could not be evaluated
   uint32_t address = 0;
   std::vector<std::string> written;  // output files written when the run ended
   int exitCode = 0;                  // Exited: 0, or 2 when a core faulted (no outputs written)
@@ -131,8 +131,10 @@ class Session {
   StopEvent lineStep(int mode);  // 0 next, 1 step, 2 until
   StopEvent stopAt(StopEvent e);
   StopEvent onRunStop(int core, sim::StopReason r, bool* keepGoing);
-  bool breakpointHitAt(int core, uint32_t address, int* number, bool* temporary);
-  bool conditionTrue(int core, const std::string& condition);
+  // A condition that cannot be evaluated counts as true (gdb stops, so the user sees why); its message goes
+  // to *error.
+  bool breakpointHitAt(int core, uint32_t address, int* number, bool* temporary, std::string* error = nullptr);
+  bool conditionTrue(int core, const std::string& condition, std::string* error = nullptr);
   void syncBreakpoints();
   void syncWatches();
   void emitPrintf(int core);

@@ -24,6 +24,7 @@ inline constexpr std::string_view kSectDebugLine = ".tpc.debug_line";
 inline constexpr std::string_view kSectDebugVars = ".tpc.debug_vars";
 inline constexpr std::string_view kSectPrintf = ".tpc.printf";
 inline constexpr std::string_view kSectDebugScopes = ".tpc.debug_scopes";
+inline constexpr std::string_view kSectDebugIndex = ".tpc.debug_index";
 inline constexpr std::string_view kSectSymtab = ".symtab";
 inline constexpr std::string_view kSectStrtab = ".strtab";
 inline constexpr std::string_view kSectShstrtab = ".shstrtab";
@@ -35,11 +36,13 @@ inline constexpr char kDebugLineMagic[4] = {'T', 'P', 'C', 'L'};
 inline constexpr char kDebugVarsMagic[4] = {'T', 'P', 'C', 'V'};
 inline constexpr char kPrintfMagic[4] = {'T', 'P', 'C', 'P'};
 inline constexpr char kDebugScopesMagic[4] = {'T', 'P', 'C', 'S'};
+inline constexpr char kDebugIndexMagic[4] = {'T', 'P', 'C', 'I'};
 inline constexpr uint16_t kKernelVersion = 1;
 inline constexpr uint16_t kDebugLineVersion = 1;
 inline constexpr uint16_t kDebugVarsVersion = 1;
 inline constexpr uint16_t kPrintfVersion = 1;
 inline constexpr uint16_t kDebugScopesVersion = 1;
+inline constexpr uint16_t kDebugIndexVersion = 1;
 
 // Target architectures the metadata may name.
 inline constexpr std::string_view kArchNames[] = {"gaudi", "gaudi2", "gaudi3"};

@@ -79,6 +79,17 @@ struct VarScope {
   bool operator==(const VarScope&) const = default;
 };
 
+// A loop variable over one dimension of the index space (.tpc.debug_index): the variable `name` of `scope`
+// starts at get_index_space_offset()[dim] * scale and moves by multiples of scale, so the index-space
+// coordinate of the iteration it is at is its value / scale (the debugger's $idx).
+struct IndexSpaceVar {
+  std::string name;
+  uint32_t scope = 0;
+  uint8_t dim = 0;
+  int32_t scale = 1;
+  bool operator==(const IndexSpaceVar&) const = default;
+};
+
 struct DebugInfo {
   std::vector<std::string> files;
   std::vector<LineEntry> lines;
@@ -88,7 +99,8 @@ struct DebugInfo {
   std::vector<InlineScope> scopes;
   std::vector<ScopeRange> scopeRanges;
   std::vector<VarScope> varScopes;
-  bool empty() const { return files.empty() && lines.empty() && vars.empty() && scopes.empty(); }
+  std::vector<IndexSpaceVar> indexVars;  // optional (.tpc.debug_index)
+  bool empty() const { return files.empty() && lines.empty() && vars.empty() && scopes.empty() && indexVars.empty(); }
   bool operator==(const DebugInfo&) const = default;
 };
 

@@ -1,6 +1,7 @@
 // Instruction selection: LLVM IR of the kernel entry (after optimization and inlining) to machine IR.
 #pragma once
 
+#include <cstdint>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -9,6 +10,8 @@
 
 namespace llvm {
 class Function;
+class DILocalVariable;
+class DILocation;
 }
 
 namespace tpc::cc {
@@ -38,5 +41,16 @@ class CodegenError : public std::runtime_error {
 };
 
 MFunction selectInstructions(llvm::Function& entry, const KernelSignature& signature);
+
+// A source variable (of an inlined call when inlinedAt is set) that is the kernel's loop over index-space
+// dimension `dim`: it starts at get_index_space_offset()[dim] * scale and moves by multiples of scale.
+struct IndexSpaceVariable {
+  const llvm::DILocalVariable* var;
+  const llvm::DILocation* inlinedAt;
+  int dim;
+  int32_t scale;
+};
+// Read from the debug records of `f` (-g). See index_space_vars.cpp.
+std::vector<IndexSpaceVariable> findIndexSpaceVariables(llvm::Function& f);
 
 }  // namespace tpc::cc

@@ -98,6 +98,14 @@ struct MFunction {
     bool isArgument = false;  // a parameter of its function
   };
   std::vector<Variable> variables;  // source variables with debug locations (-g)
+  // Variables that are loops over an index-space dimension (-g): variables[variable] / scale is the
+  // coordinate of the iteration.
+  struct IndexVariable {
+    uint32_t variable = 0;
+    uint8_t dim = 0;
+    int32_t scale = 1;
+  };
+  std::vector<IndexVariable> indexVariables;
   // Inlined calls (-g): the function, the scope it was inlined into, and the call's line and column there.
   struct InlineScope {
     std::string function;
