@@ -69,10 +69,10 @@ def scaling(b, tmp, steps, quick):
         rate = per_device * d / (j["step_time_us"] * 1e-6)
         if d == 1:
             one[(per_device, dtype)] = rate
-        speedup = rate / one[(per_device, dtype)] if (per_device, dtype) in one else float("nan")
+        speedup = f"{rate / one[(per_device, dtype)]:.2f}" if (per_device, dtype) in one else "-"
         print(f"| {per_device} | {dtype} | {d} | {rings or 'all'} | {m} | {j['step_time_us']:.1f} | {j['mme_us']:.1f} | "
               f"{j['tpc_us']:.1f} | {j['comm_us']:.1f} | {j['exposed_comm_us']:.1f} | {j['overlap_efficiency']:.3f} | "
-              f"{rate:.0f} | {speedup:.2f} | {j['host_seconds_per_step']:.1f} | {j['host_cpu_seconds_per_step']:.1f} | "
+              f"{rate:.0f} | {speedup} | {j['host_seconds_per_step']:.1f} | {j['host_cpu_seconds_per_step']:.1f} | "
               f"{rss:.1f} |", flush=True)
     print()
 
