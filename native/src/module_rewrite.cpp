@@ -942,6 +942,31 @@ std::vector<ParamAbi> addEntry(llvm::Module& m, llvm::Function& kernel, const ob
   return abi;
 }
 
+// bf16 and f16 negation as the compiler emits it: the sign bit flipped in the integer view. Left as `fneg`,
+// the host promotes the value, and every bf16 value that meets it in a phi, to f32 and converts back with
+// an instruction that flushes denormals: a bf16 denormal made by a bitwise intrinsic (s_bf16_xor) became
+// -0 natively while the simulator kept it (fuzz seed 206293).
+void negateHalvesAsIntegers(llvm::Module& m) {
+  std::vector<llvm::UnaryOperator*> negations;
+  for (llvm::Function& f : m)
+    for (llvm::BasicBlock& bb : f)
+      for (llvm::Instruction& i : bb)
+        if (auto* u = llvm::dyn_cast<llvm::UnaryOperator>(&i); u && u->getOpcode() == llvm::Instruction::FNeg) {
+          llvm::Type* e = u->getType()->getScalarType();
+          if (e->isBFloatTy() || e->isHalfTy()) negations.push_back(u);
+        }
+  for (llvm::UnaryOperator* u : negations) {
+    llvm::IRBuilder<> b(u);
+    llvm::Type* bits = u->getType()->getWithNewType(b.getInt16Ty());
+    llvm::Value* x = b.CreateBitCast(u->getOperand(0), bits);
+    x = b.CreateXor(x, llvm::ConstantInt::get(bits, 0x8000));
+    x = b.CreateBitCast(x, u->getType());
+    u->replaceAllUsesWith(x);
+    x->takeName(u);
+    u->eraseFromParent();
+  }
+}
+
 }  // namespace
 
 PreparedModule prepareModule(llvm::Module& m, const obj::KernelObject& object, const sim::Program& program,
@@ -957,6 +982,7 @@ PreparedModule prepareModule(llvm::Module& m, const obj::KernelObject& object, c
   }
   foldConstants(m);
   retypeHalfVectors(m);
+  negateHalvesAsIntegers(m);
 
   Thunks thunks(m);
 
