@@ -29,7 +29,7 @@ def run(cmd):
 
 
 def allreduce(b, tmp, quick):
-    print("## Ring allreduce (f32, add kernel simulated for every chunk; rings by size, all of them at these sizes)\n")
+    print("## Ring allreduce (f32, add kernel simulated for every chunk; rings: the most the links allow, which a message of 64 KiB x devices x rings or more uses)\n")
     print("| devices | rings | size | time (us) | algbw (GB/s) | busbw (GB/s) | busbw / rings' links | #wrong | host s |")
     print("|---|---|---|---|---|---|---|---|---|")
     for g in (2, 4, 8):
