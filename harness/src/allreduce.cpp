@@ -55,7 +55,6 @@ void hostAdd(uint8_t* acc, const uint8_t* other, size_t n, DType t) {
   }
 }
 
-
 // One ring's pass over its slice of the data: `pos` is this rank's place in `ring`; segment s of the slice
 // belongs, after the reduce-scatter, to the rank at ring position s + 1.
 class RingPass {
