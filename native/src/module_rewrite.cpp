@@ -701,7 +701,7 @@ class Thunks {
   // Vector registers move as <64 x i32> whatever their element type: the host's code generator has no
   // bf16/f16 vector arithmetic and splits every load, store or copy of <128 x bfloat> or <128 x half> into
   // element operations (a -O2 bf16 kernel took tens of seconds to compile). Values of those types are
-  // kept as <64 x i32> around the runtime calls; see also retypeHalfVectors.
+  // kept as <64 x i32> around the runtime calls; see also retypeHalfValues.
   static llvm::Type* wordsType(llvm::IRBuilder<>& b) {
     return llvm::FixedVectorType::get(b.getInt32Ty(), isa::kVectorBytes / 4);
   }
@@ -786,34 +786,31 @@ void foldConstants(llvm::Module& m) {
         }
 }
 
-// The host's code generator has no bf16/f16 vector arithmetic and splits moves of such vectors (phis,
-// selects, splats, lane inserts) into per-element operations: a -O2 bf16 kernel (unrolled 16 times) took
-// minutes to compile. Those moves do not look at the bits, so they are done on <N x i16> with bit casts
-// around (which cost nothing); the arithmetic itself runs as instructions of the core (instructionPlan).
-void retypeHalfVectors(llvm::Module& m) {
-  auto half = [](llvm::Type* t) {
-    auto* vt = llvm::dyn_cast<llvm::FixedVectorType>(t);
-    return vt && (vt->getElementType()->isBFloatTy() || vt->getElementType()->isHalfTy()) ? vt : nullptr;
-  };
-  auto asInt = [](llvm::FixedVectorType* vt) {
-    return llvm::FixedVectorType::get(llvm::Type::getInt16Ty(vt->getContext()), vt->getNumElements());
+// Moves of bf16/f16 values (phis, selects, splats, lane inserts) are done on their bits, as i16 or
+// <N x i16> with bit casts around (which cost nothing); the arithmetic itself runs as instructions of the
+// core (instructionPlan). Vectors: the host's code generator has no bf16/f16 vector arithmetic and split
+// such moves into per-element operations (a -O2 bf16 kernel unrolled 16 times took minutes to compile).
+// Scalars: it moved a bf16 phi or select through f32 and back with an instruction that flushes denormals,
+// so a denormal bit pattern (from s_bf16_xor) became 0 natively (fuzz seed 207028).
+void retypeHalfValues(llvm::Module& m) {
+  // The integer type of a bf16/f16 scalar or vector type's bits; nullptr for other types.
+  auto bitsOf = [](llvm::Type* t) -> llvm::Type* {
+    llvm::Type* e = t->getScalarType();
+    return e->isBFloatTy() || e->isHalfTy() ? t->getWithNewType(llvm::Type::getInt16Ty(t->getContext())) : nullptr;
   };
   std::vector<llvm::Instruction*> work;
   for (llvm::Function& f : m)
     for (llvm::BasicBlock& bb : f)
       for (llvm::Instruction& i : bb)
-        if (half(i.getType()) && (llvm::isa<llvm::PHINode>(i) || llvm::isa<llvm::SelectInst>(i) ||
-                                  llvm::isa<llvm::ShuffleVectorInst>(i) || llvm::isa<llvm::InsertElementInst>(i)))
+        if (bitsOf(i.getType()) && (llvm::isa<llvm::PHINode>(i) || llvm::isa<llvm::SelectInst>(i) ||
+                                    llvm::isa<llvm::ShuffleVectorInst>(i) || llvm::isa<llvm::InsertElementInst>(i)))
           work.push_back(&i);
   for (llvm::Instruction* i : work) {
-    llvm::FixedVectorType* vt = half(i->getType());
-    llvm::Type* it = asInt(vt);
+    llvm::Type* original = i->getType();
+    llvm::Type* it = bitsOf(original);
     auto toInt = [&](llvm::Value* v, llvm::Instruction* before) -> llvm::Value* {
-      llvm::IRBuilder<> b(before);
-      if (auto* ov = llvm::dyn_cast<llvm::FixedVectorType>(v->getType()); ov && half(ov))
-        return b.CreateBitCast(v, asInt(ov));
-      if (v->getType()->isBFloatTy() || v->getType()->isHalfTy()) return b.CreateBitCast(v, b.getInt16Ty());
-      return v;
+      llvm::Type* bits = bitsOf(v->getType());
+      return bits ? llvm::IRBuilder<>(before).CreateBitCast(v, bits) : v;
     };
     llvm::Value* replacement = nullptr;
     if (auto* phi = llvm::dyn_cast<llvm::PHINode>(i)) {
@@ -822,7 +819,7 @@ void retypeHalfVectors(llvm::Module& m) {
         np->addIncoming(toInt(phi->getIncomingValue(k), phi->getIncomingBlock(k)->getTerminator()),
                         phi->getIncomingBlock(k));
       llvm::IRBuilder<> b(&*phi->getParent()->getFirstInsertionPt());
-      replacement = b.CreateBitCast(np, vt);
+      replacement = b.CreateBitCast(np, original);
     } else {
       llvm::Instruction* ni = i->clone();
       ni->mutateType(it);
@@ -830,7 +827,7 @@ void retypeHalfVectors(llvm::Module& m) {
       ni->insertBefore(i);
       ni->takeName(i);
       llvm::IRBuilder<> b(i);
-      replacement = b.CreateBitCast(ni, vt);
+      replacement = b.CreateBitCast(ni, original);
     }
     i->replaceAllUsesWith(replacement);
     i->eraseFromParent();
@@ -838,7 +835,7 @@ void retypeHalfVectors(llvm::Module& m) {
 }
 
 // bitcast(bitcast(x)) -> bitcast(x) or x, then the casts left unused go. After the thunks and
-// retypeHalfVectors, bf16/f16 vectors mostly pass between runtime calls as <64 x i32> -> <128 x bfloat> ->
+// retypeHalfValues, bf16/f16 vectors mostly pass between runtime calls as <64 x i32> -> <128 x bfloat> ->
 // <64 x i32>; the host's instruction selection does not fold that pair across its legalization of the
 // bf16 vector (element by element), so it is folded here.
 void foldBitcastChains(llvm::Module& m) {
@@ -981,7 +978,7 @@ PreparedModule prepareModule(llvm::Module& m, const obj::KernelObject& object, c
     f.setCallingConv(llvm::CallingConv::C);
   }
   foldConstants(m);
-  retypeHalfVectors(m);
+  retypeHalfValues(m);
   negateHalvesAsIntegers(m);
 
   Thunks thunks(m);
