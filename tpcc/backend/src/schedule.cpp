@@ -372,7 +372,10 @@ BlockSchedule scheduleBlock(const MFunction& mf, int index, int nextInLayout, in
         }
         if (!ready) continue;
         if (node.terminator && j == body) {
+          // Its own writes and those of its predecessors still landing when it began (a block passes those
+          // on, and a successor that is not told about them assumes they have landed).
           int landed = 0;
+          for (const auto& [key, at] : entry) landed = std::max(landed, at);
           for (int i = 0; i < body; ++i)
             landed = std::max(landed, bs.nodes[static_cast<size_t>(i)].cycle + latency(bs.nodes[static_cast<size_t>(i)].inst));
           if (mustLand && cycle + 1 < landed && node.inst.op != InsnId::SpuHalt) continue;
@@ -393,6 +396,8 @@ BlockSchedule scheduleBlock(const MFunction& mf, int index, int nextInLayout, in
   // body only as far as its next iteration needs, leaving the rest to the block after the loop.
   if (body == n) {
     int landed = 0;
+    if (mustLand)
+      for (const auto& [key, at] : entry) landed = std::max(landed, at);  // passed on from the predecessors
     for (int i = 0; i < body; ++i)
       landed = std::max(landed, bs.nodes[static_cast<size_t>(i)].cycle + latency(bs.nodes[static_cast<size_t>(i)].inst));
     if (blk.bodyIter.valid()) {
