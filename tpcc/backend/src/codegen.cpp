@@ -710,35 +710,46 @@ obj::KernelObject generateObject(llvm::Module& module, const KernelSignature& si
   if (!entry) throw CodegenError("no kernel entry: define 'void main(tensor ..., scalars ...)'");
 
   // Modulo scheduling overlaps iterations, which needs more registers: when they run out, the loops
-  // are compiled again without it (unless the driver would rather unroll less first).
-  // Second induction variables for stores (modsched.cpp) take index registers: without them first.
+  // are compiled again with schedules that leave more registers free by their own count (a larger II
+  // where needed), then with less of what costs registers (unless the driver would rather unroll less
+  // first): without second induction variables for stores (index registers, modsched.cpp), without values
+  // carried beyond the initiation interval by copies (modulo_expansion.cpp), without both, and last
+  // without modulo scheduling.
   MFunction mf;
   struct Attempt {
-    bool overlap, splitIvs;
+    bool overlap;
+    ModuloOptions modulo;
   };
-  bool skipUnsplit = false;
-  for (Attempt attempt : {Attempt{true, true}, Attempt{true, false}, Attempt{false, false}}) {
-    if (attempt.overlap && !attempt.splitIvs && skipUnsplit) continue;
+  const Attempt attempts[] = {{true, {true, true, 0}},  {true, {true, true, 4}},   {true, {true, true, 8}},
+                              {true, {false, true, 0}}, {true, {true, false, 0}}, {true, {false, false, 0}},
+                              {false, {}}};
+  bool anySplit = true, anyExpansion = true;  // whether dropping them would change the first attempt
+  for (const Attempt& attempt : attempts) {
+    if (attempt.overlap &&
+        ((!attempt.modulo.splitIvs && !anySplit) || (!attempt.modulo.expand && !anyExpansion)))
+      continue;
     if (!attempt.overlap && !options.flatWhenOutOfRegisters)
       throw CodegenError("the overlapped loops need more registers than the core has", SourceLoc{}, true);
     mf = selectInstructions(*entry, signature);
     forwardCopies(mf);
     eliminateDeadCode(mf);
     legalizeImmediates(mf);
-    int splits = 0;
-    const bool scheduled = attempt.overlap && moduloScheduleLoops(mf, attempt.splitIvs, &splits) > 0;
+    ModuloResult modulo;
+    const bool scheduled = attempt.overlap && moduloScheduleLoops(mf, attempt.modulo, &modulo) > 0;
     if (options.printMir) std::fprintf(stderr, "%s", printMir(mf).c_str());
     try {
       allocateRegisters(mf, options.allowSpill && !scheduled);
       break;
     } catch (const CodegenError& e) {
       if (!e.outOfRegisters || !scheduled) throw;
-      const bool again = splits > 0 || options.flatWhenOutOfRegisters;
-      if (!again) throw;
-      if (splits == 0 && attempt.splitIvs) skipUnsplit = true;  // the next attempt would be the same
+      if (&attempt == &attempts[0]) {
+        anySplit = modulo.splits > 0;
+        anyExpansion = modulo.copies > 0;
+      }
+      if (!options.flatWhenOutOfRegisters && !anySplit && !anyExpansion && attempt.modulo.registerMargin >= 8) throw;
       if (std::getenv("TPC_DEBUG_MODSCHED"))
-        std::fprintf(stderr, "tpc-clang: %s; again %s\n", e.what(),
-                     splits ? "without second induction variables" : "without modulo scheduling");
+        std::fprintf(stderr, "tpc-clang: %s; again with fewer registers (%d second induction variables, %d copies, margin %d)\n",
+                     e.what(), modulo.splits, modulo.copies, attempt.modulo.registerMargin);
     }
   }
   threadJumps(mf);

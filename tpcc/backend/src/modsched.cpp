@@ -51,20 +51,9 @@ using Edge = ModuloEdge;
 // The swing scheduler's path table grows with the square of the body, its setup with the cube.
 constexpr int kSwingMaxInstructions = 160;
 
-uint64_t regKey(const Reg& r) {
-  return (static_cast<uint64_t>(r.physical) << 40) | (static_cast<uint64_t>(r.file) << 32) | r.id;
-}
+uint64_t regKey(const Reg& r) { return moduloRegKey(r); }
 
-// Reads as the hardware sees them (the scheduler's rule): a partial or predicated write reads its
-// destination.
-template <class F> void forEachRead(const MInst& mi, F f) {
-  for (const MOperand& o : mi.src)
-    if (o.isReg()) f(o.reg);
-  if (mi.pred.valid()) f(mi.pred);
-  bool readsDst = mi.dstIsRead || (isa::insnInfo(mi.op).flags & isa::F_READS_DST) ||
-                  (mi.pred.valid() && mi.pred.file == RegFile::VP);
-  if (readsDst && mi.dst.valid()) f(mi.dst);
-}
+template <class F> void forEachRead(const MInst& mi, F f) { forEachModuloRead(mi, f); }
 
 int latency(const MInst& mi) { return isa::insnInfo(mi.op).latency; }
 
@@ -106,7 +95,10 @@ bool disjointWithin(const MInst& a, const MInst& b) {
   return std::llabs(a.coordOffset - b.coordOffset) >= lanes;
 }
 
-std::vector<Edge> dependences(const std::vector<MInst>& body) {
+// `expandable`: registers whose final values' reads need not come before the next iteration's writes
+// (expandLifetimes carries those values on).
+std::vector<Edge> dependences(const std::vector<MInst>& body,
+                              const std::map<uint64_t, ExpandableValue>& expandable = {}) {
   const int n = static_cast<int>(body.size());
   std::vector<Edge> edges;
   // Register accesses in program order.
@@ -134,11 +126,18 @@ std::vector<Edge> dependences(const std::vector<MInst>& body) {
   for (const auto& [key, list] : accesses) {
     bool written = std::any_of(list.begin(), list.end(), [](const Access& a) { return a.write; });
     if (!written) continue;
+    const auto renamed = expandable.find(key);
     for (size_t p = 0; p < list.size(); ++p)
       for (size_t q = 0; q < list.size(); ++q) {
         const Access& a = list[p];
         const Access& b = list[q];
         if (!a.write && !b.write) continue;
+        // A read of the final value before a later iteration's write: copies carry the value instead. A
+        // copy (the two-address form of an instruction, a carried value's copy back, a bit cast) keeps
+        // the rule, so that it may coalesce with its source (modulo_expansion.cpp).
+        if (renamed != expandable.end() && !a.write && b.write && a.inst > renamed->second.lastDef &&
+            !body[static_cast<size_t>(a.inst)].copy)
+          continue;
         if (p < q && a.inst != b.inst) edges.push_back({a.inst, b.inst, pairLatency(a, b, 0), 0});
         edges.push_back({a.inst, b.inst, pairLatency(a, b, 1), 1});
       }
@@ -178,6 +177,12 @@ std::vector<Edge> dependences(const std::vector<MInst>& body) {
       if (!disjointAcross(a, b)) edges.push_back({i, j, 1, 1});
     }
   }
+  // A value updated in place (a copy, then accumulating writes) must reach its final write early enough
+  // before the next iteration's first write of its register (or of the copy's source, which it shares
+  // once they coalesce) that a copy can still take it on (modulo_expansion.cpp).
+  for (const auto& [key, value] : expandable)
+    if (value.lastDef != value.origin)
+      edges.push_back({value.lastDef, value.origin, latency(body[static_cast<size_t>(value.lastDef)]) + 2, 1});
   // In program order of their sources: most edges point forward, so the longest-path passes over them
   // (earliestTimes) settle in a few rounds.
   std::stable_sort(edges.begin(), edges.end(), [](const Edge& a, const Edge& b) { return a.from < b.from; });
@@ -422,6 +427,48 @@ void splitWideReads(MFunction& mf, int body) {
   for (auto& [at, mi] : inserts) insts.insert(insts.begin() + at, mi);
 }
 
+// TPC_DEBUG_RECURRENCE: the longest loop-carried cycles of the dependence graph, each a distance-1 edge
+// closed by the longest same-iteration path, with the edge's two instructions.
+void printLongestRecurrences(const std::vector<MInst>& insts, const std::vector<Edge>& edges) {
+  const int n = static_cast<int>(insts.size());
+  std::vector<std::tuple<int, int, int>> cycles;
+  for (const Edge& back : edges) {
+    if (back.distance != 1) continue;
+    std::vector<int> dist(static_cast<size_t>(n), -1);
+    dist[static_cast<size_t>(back.to)] = 0;
+    for (int round = 0; round < n; ++round) {
+      bool changed = false;
+      for (const Edge& e : edges)
+        if (e.distance == 0 && dist[static_cast<size_t>(e.from)] >= 0 &&
+            dist[static_cast<size_t>(e.from)] + e.latency > dist[static_cast<size_t>(e.to)]) {
+          dist[static_cast<size_t>(e.to)] = dist[static_cast<size_t>(e.from)] + e.latency;
+          changed = true;
+        }
+      if (!changed) break;
+    }
+    if (dist[static_cast<size_t>(back.from)] >= 0)
+      cycles.emplace_back(dist[static_cast<size_t>(back.from)] + back.latency, back.from, back.to);
+  }
+  std::sort(cycles.rbegin(), cycles.rend());
+  MFunction pair;
+  pair.blocks.push_back(MBlock{});
+  for (size_t k = 0; k < std::min<size_t>(cycles.size(), 6); ++k) {
+    auto [length, from, to] = cycles[k];
+    pair.blocks[0].insts = {insts[static_cast<size_t>(from)], insts[static_cast<size_t>(to)]};
+    std::fprintf(stderr, "    cycle of %d: back edge %d -> %d\n%s", length, from, to, printMir(pair).c_str());
+  }
+}
+
+// The first register file whose live registers (maxLive) exceed what allocation may hand out, or None.
+// `margin`: registers of each file to leave free (the figure is a lower bound of what allocation needs).
+RegFile tooFewRegisters(const std::array<int, 8>& live, int margin) {
+  for (RegFile f : {RegFile::V, RegFile::S, RegFile::I, RegFile::VP, RegFile::SP}) {
+    const int reserved = f == RegFile::I ? 2 : f == RegFile::SP ? 1 : 0;  // i0, i1; sp0
+    if (live[static_cast<size_t>(f)] > isa::regFileSize(f) - reserved - margin) return f;
+  }
+  return RegFile::None;
+}
+
 }  // namespace
 
 // Earliest times that satisfy every dependence at this II, or empty when a recurrence does not fit.
@@ -441,7 +488,10 @@ std::vector<int> earliestTimes(int n, const std::vector<ModuloEdge>& edges, int 
   return {};
 }
 
-int moduloScheduleLoops(MFunction& mf, bool splitIvs, int* splits) {
+int moduloScheduleLoops(MFunction& mf, const ModuloOptions& options, ModuloResult* result) {
+  const bool splitIvs = options.splitIvs;
+  bool expand = options.expand;
+  const int registerMargin = options.registerMargin;
   int done = 0;
   const bool debug = std::getenv("TPC_DEBUG_MODSCHED") != nullptr;
   const char* mode = std::getenv("TPC_MODSCHED");
@@ -449,6 +499,7 @@ int moduloScheduleLoops(MFunction& mf, bool splitIvs, int* splits) {
   // Every loop the swing scheduler can take, whatever the iterative one finds: a second execution path
   // for tests (the samples run with it), not a setting for users.
   const bool swingFirst = mode && std::string(mode) == "swing";
+  if (const char* e = std::getenv("TPC_MODULO_EXPANSION"); e && std::string(e) == "0") expand = false;
   for (int pre = 0; pre < static_cast<int>(mf.blocks.size()); ++pre) {
     const int body = mf.blocks[static_cast<size_t>(pre)].loopBody;
     if (body < 0 || !eligible(mf, pre, body)) continue;
@@ -456,16 +507,26 @@ int moduloScheduleLoops(MFunction& mf, bool splitIvs, int* splits) {
     // and with one more than that: whichever gives the shortest II (the fewest instructions on a tie).
     std::vector<int> t;
     int ii = 0, resMii = 0, split = -1;
+    std::vector<MInst> unexpanded;  // the chosen body before expansion's copies: the fallback loop's
+    int chosenSplit = 0, chosenCopies = 0;
     const MFunction unsplit = mf;
-    for (int extra = -1; extra <= (splitIvs ? 1 : -1); ++extra) {
+    // Each number of second induction variables without copies carrying values, then with them: a
+    // schedule with copies is kept only when its II is shorter (it needs more registers).
+    const int extraLast = splitIvs ? 1 : -1;
+    for (int trialNo = 0; trialNo < (expand ? 2 : 1) * (extraLast + 2); ++trialNo) {
+      const int extra = trialNo % (extraLast + 2) - 1;
+      const bool expanding = trialNo >= extraLast + 2;
+      if (extra < 0) split = -1;
       MFunction trial = unsplit;
       splitWideReads(trial, body);
       const int count = extra < 0 ? 0 : splitCoordinateIvs(trial, pre, body, extra);
       if (extra >= 0 && count <= split) continue;  // nothing new to try
       split = count;
-      const std::vector<MInst>& insts = trial.blocks[static_cast<size_t>(body)].insts;
+      const std::vector<MInst> insts = trial.blocks[static_cast<size_t>(body)].insts;
       const int n = static_cast<int>(insts.size());
-      std::vector<Edge> edges = dependences(insts);
+      std::map<uint64_t, ExpandableValue> expandable =
+          expanding ? expandableRegisters(insts) : std::map<uint64_t, ExpandableValue>{};
+      std::vector<Edge> edges = dependences(insts, expandable);
       const int bound = slotBound(insts);
       // Beyond the slot bound plus the body's critical path, overlapping iterations gains nothing.
       int flat = 0;
@@ -480,16 +541,19 @@ int moduloScheduleLoops(MFunction& mf, bool splitIvs, int* splits) {
         else hi = mid;
       }
       if (debug) std::fprintf(stderr, "  recurrences fit from II %d\n", lo);
+      if (debug && std::getenv("TPC_DEBUG_RECURRENCE")) printLongestRecurrences(insts, edges);
+      const int near = std::max(bound, lo);  // the II the swing scheduler is tried near
       for (int at = lo; at < bound + flat && (t.empty() || at < ii); ++at) {
         // The iterative scheduler first: its schedules have the better record with the register allocator
         // (the swing scheduler's can keep more vectors alive). A swing schedule is taken only when it gains
-        // more than a sixteenth of II. It is tried near the slot bound, where the iterative scheduler's
-        // order by height is what fails (one copy of a chain after another), and only on bodies small
-        // enough for its all-pairs path table.
+        // more than a sixteenth of II. It is tried near the slot bound or the recurrences' bound, where the
+        // iterative scheduler's order by height is what fails (one copy of a chain after another; chains
+        // of accumulating writes that must each fit within II), and only on bodies small enough for its
+        // all-pairs path table.
         int found = at;
         if (swingFirst && !(times = swingSchedule(insts, edges, at)).empty()) {
           if (debug) std::fprintf(stderr, "  swing schedule at II %d\n", at);
-        } else if (times = scheduleAt(insts, edges, at); times.empty() && n <= kSwingMaxInstructions && at <= bound + bound / 16) {
+        } else if (times = scheduleAt(insts, edges, at); times.empty() && n <= kSwingMaxInstructions && at <= near + near / 16) {
           times = swingSchedule(insts, edges, at);
           for (int later = at + 1; !times.empty() && later <= at + at / 16; ++later)
             if (std::vector<int> iterative = scheduleAt(insts, edges, later); !iterative.empty()) {
@@ -499,7 +563,33 @@ int moduloScheduleLoops(MFunction& mf, bool splitIvs, int* splits) {
             }
         }
         if (times.empty()) continue;
+        reduceLifetimes(insts, edges, times, found);
+        std::vector<MInst> expanded = insts;
+        int copies = 0;
+        if (!expandable.empty()) {
+          std::set<uint64_t> failed;
+          const size_t before = expanded.size();
+          if (!expandLifetimes(trial, expanded, times, found, expandable, &failed)) {
+            // Some values find no slot for their copies at this II (the schedule without copies is the
+            // fallback a larger II is compared with).
+            if (debug) std::fprintf(stderr, "  II %d: %zu values find no slot for copies\n", found, failed.size());
+            continue;
+          }
+          if (debug && expanded.size() > before)
+            std::fprintf(stderr, "  II %d: %zu copies carry values beyond II\n", found, expanded.size() - before);
+          copies = static_cast<int>(expanded.size() - before);
+        }
+        if (const RegFile short_ = tooFewRegisters(maxLive(expanded, times, found), registerMargin); short_ != RegFile::None) {
+          if (debug)
+            std::fprintf(stderr, "  II %d: %d %s registers live, more than the core has\n", found,
+                         maxLive(expanded, times, found)[static_cast<size_t>(short_)], std::string(isa::regFilePrefix(short_)).c_str());
+          continue;
+        }
         if (debug) std::fprintf(stderr, "  %d second induction variables: II %d, %d stages\n", count, found, *std::max_element(times.begin(), times.end()) / found + 1);
+        unexpanded = insts;
+        trial.blocks[static_cast<size_t>(body)].insts = std::move(expanded);
+        chosenSplit = count;
+        chosenCopies = copies;
         t = times;
         ii = found;
         resMii = bound;
@@ -509,7 +599,11 @@ int moduloScheduleLoops(MFunction& mf, bool splitIvs, int* splits) {
       if (!t.empty() && ii == resMii) break;  // at the slot bound: nothing better to find
     }
     if (t.empty()) continue;
-    if (splits) *splits += split;
+    if (result) {
+      result->splits += chosenSplit;
+      result->copies += chosenCopies;
+      result->loops += 1;
+    }
     const std::vector<MInst> insts = mf.blocks[static_cast<size_t>(body)].insts;
     const int n = static_cast<int>(insts.size());
     int last = *std::max_element(t.begin(), t.end());
@@ -602,6 +696,7 @@ int moduloScheduleLoops(MFunction& mf, bool splitIvs, int* splits) {
     fallbackPre.loopBody = body + 5;
     fallbackPre.next = body + 5;
     MBlock& b = mf.blocks[static_cast<size_t>(body)];
+    b.insts = unexpanded;
     b.next = newExit;
     mf.blocks.insert(mf.blocks.begin() + body, {pro, kernelPre, k, epi, fallbackPre});
     pre = body + 5;

@@ -10,10 +10,16 @@
 namespace tpc::cc {
 
 // Modulo scheduling of hardware loop bodies: iterations overlap in a kernel with a prologue and an
-// epilogue, without renaming registers. Returns how many loops it transformed. See modsched.cpp.
-// `splitIvs`: whether stores may get coordinate induction variables of their own (more index registers);
-// `splits` counts those it gave.
-int moduloScheduleLoops(MFunction& mf, bool splitIvs = true, int* splits = nullptr);
+// epilogue. Returns how many loops it transformed. See modsched.cpp.
+struct ModuloOptions {
+  bool splitIvs = true;   // stores may get coordinate induction variables of their own (index registers)
+  bool expand = true;     // values may outlive the initiation interval, carried by copies (modulo_expansion.cpp)
+  int registerMargin = 0; // registers of each file a schedule must leave free by its own count of live values
+};
+struct ModuloResult {
+  int loops = 0, splits = 0, copies = 0;  // loops scheduled; second induction variables and copies they use
+};
+int moduloScheduleLoops(MFunction& mf, const ModuloOptions& options = {}, ModuloResult* result = nullptr);
 
 // Forwards the first half of a two-step copy (t = x; y = t) into the second (y = x). See dce.cpp.
 void forwardCopies(MFunction& mf);
