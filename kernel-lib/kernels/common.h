@@ -101,3 +101,70 @@
       }                                                                           \
     }                                                                             \
   }
+
+// Every index-space point of this core's part, as FOR_EACH_INDEX(c, width, ...) visits them (c[0] the
+// point's first element of dimension 0), but with dimensions 0 and 1 in one loop, `u` points per
+// iteration: a loop per row would pay its set-up, its pipeline's fill and drain and its loop control once
+// per row, which on rows of a few dozen vectors costs as much as the row itself (docs/kernel-lib.md,
+// "Performance"). Each of the u points has coordinates of its own, advanced by one step per iteration,
+// along the row or, after a row's last group, to the next row's first; the body is written u times, each
+// with its own `c`. The points of a row left after its whole groups go one at a time in a second loop of
+// the same kind. Dimensions 2-4 are loops around both, skipped when they have one point (as in 2-D
+// tensors).
+#define FOR_EACH_POINT_FLAT(c, width, u, ...)                                                          \
+  {                                                                                                    \
+    const int5 start_ = get_index_space_offset();                                                      \
+    const int5 size_ = get_index_space_size();                                                         \
+    const int w_ = (width), groups_ = (int)((unsigned)size_[0] / (u)), tail_ = size_[0] - groups_ * (u); \
+    int5 row_ = start_;                                                                                \
+    row_[0] = start_[0] * w_;                                                                          \
+    if (size_[2] == 1 && size_[3] == 1 && size_[4] == 1) {                                             \
+      FLAT_ROWS_(c, u, __VA_ARGS__)                                                                    \
+    } else {                                                                                           \
+      for (int d4_ = start_[4]; d4_ < start_[4] + size_[4]; d4_++)                                     \
+        for (int d3_ = start_[3]; d3_ < start_[3] + size_[3]; d3_++)                                   \
+          for (int d2_ = start_[2]; d2_ < start_[2] + size_[2]; d2_++) {                               \
+            row_[2] = d2_;                                                                             \
+            row_[3] = d3_;                                                                             \
+            row_[4] = d4_;                                                                             \
+            FLAT_ROWS_(c, u, __VA_ARGS__)                                                              \
+          }                                                                                            \
+    }                                                                                                  \
+  }
+
+// FOR_EACH_POINT_FLAT's two loops over the rows of dimension 1 from row_.
+#define FLAT_ROWS_(c, u, ...)                                                                          \
+  if (groups_ > 0) {                                                                                   \
+    int5 at_[u];                                                                                       \
+    _Pragma("unroll") for (int k_ = 0; k_ < (u); k_++) {                                               \
+      at_[k_] = row_;                                                                                  \
+      at_[k_][0] += k_ * w_;                                                                           \
+    }                                                                                                  \
+    /* After a row's last group: back (groups - 1) groups and one row on. */                           \
+    const int5 along_ = {(u) * w_, 0, 0, 0, 0}, down_ = {(1 - groups_) * (u) * w_, 1, 0, 0, 0};       \
+    int left_ = groups_;                                                                               \
+    _Pragma("unroll 1") for (int n_ = groups_ * size_[1]; n_ > 0; n_--) {                             \
+      _Pragma("unroll") for (int k_ = 0; k_ < (u); k_++) {                                             \
+        int5 c = at_[k_];                                                                              \
+        __VA_ARGS__                                                                                    \
+      }                                                                                                \
+      const int5 step_ = --left_ == 0 ? down_ : along_;                                                \
+      left_ = left_ == 0 ? groups_ : left_;                                                            \
+      _Pragma("unroll") for (int k_ = 0; k_ < (u); k_++) at_[k_] += step_;                             \
+    }                                                                                                  \
+  }                                                                                                    \
+  if (tail_ > 0) {                                                                                     \
+    int5 at_ = row_;                                                                                   \
+    at_[0] += groups_ * (u) * w_;                                                                      \
+    const int5 along_ = {w_, 0, 0, 0, 0}, down_ = {(1 - tail_) * w_, 1, 0, 0, 0};                      \
+    int left_ = tail_;                                                                                 \
+    _Pragma("unroll 1") for (int n_ = tail_ * size_[1]; n_ > 0; n_--) {                               \
+      {                                                                                                \
+        int5 c = at_;                                                                                  \
+        __VA_ARGS__                                                                                    \
+      }                                                                                                \
+      const int5 step_ = --left_ == 0 ? down_ : along_;                                                \
+      left_ = left_ == 0 ? tail_ : left_;                                                              \
+      at_ += step_;                                                                                    \
+    }                                                                                                  \
+  }

@@ -37,23 +37,27 @@ static inline float64 leaky(float64 x, float alpha) { return v_f32_sel_less_f32_
 #error "compile with -DOP_<operation>"
 #endif
 
-// The row loop's unroll count, per operation and type: the best of 1, 2, 3, 4, 6 and 8 measured with
-// bench/kernel_lib.py (docs/kernel-lib.md, "Performance"). Short bodies want many copies to hide the row
-// loop's overhead; long ones few, so that each value lives within the modulo schedule's interval.
-#if defined(OP_RELU) || defined(OP_ABS) || defined(OP_NEG) || defined(OP_GELU)
+// Short bodies: the core's whole part in one loop (FOR_EACH_POINT_FLAT), FLAT_U vectors per iteration, so
+// that no row pays for a loop of its own; long ones: a loop per row (FOR_EACH_ROW), whose set-up is small
+// next to the row's work, unrolled ROW_UNROLL times. The counts are the best measured with
+// bench/kernel_lib.py (docs/kernel-lib.md, "Performance"): short bodies want many copies, so that the
+// loop's step costs little per vector; long ones few, so that each value lives within the modulo
+// schedule's interval.
+#if defined(OP_RELU) || defined(OP_ABS) || defined(OP_NEG) || defined(OP_RELU6) || defined(OP_LEAKY_RELU)
+#define FLAT_U 16
+#elif defined(OP_GELU)
 #define ROW_UNROLL 8
-#elif defined(OP_RELU6)
-#define ROW_UNROLL 4
 #elif defined(OP_EXP)
 #define ROW_UNROLL 2
-#elif (defined(OP_LEAKY_RELU) || defined(OP_TANH)) && defined(DT_BF16)
+#elif defined(OP_TANH) && defined(DT_BF16)
 #define ROW_UNROLL 1
-#elif defined(OP_LEAKY_RELU)
-#define ROW_UNROLL 8
 #else
 #define ROW_UNROLL (256 / LANES)  // 4 in f32, 2 in bf16 (two f32 halves per vector)
 #endif
 
+#if defined(FLAT_U)
+#define ELEMENTWISE(f) FOR_EACH_POINT_FLAT(c, LANES, FLAT_U, STORE(c, out, f(LD(c, in)));)
+#else
 #define ELEMENTWISE(f)                                        \
     FOR_EACH_ROW(c,                                           \
         UNROLL_PRAGMA(ROW_UNROLL)                             \
@@ -61,10 +65,13 @@ static inline float64 leaky(float64 x, float alpha) { return v_f32_sel_less_f32_
             c[0] = d0;                                        \
             STORE(c, out, f(LD(c, in)));                      \
         })
+#endif
 
 void main(tensor in, tensor out, float alpha, int approximate)
 {
+#if !defined(FLAT_U)
     int5 c = 0;
+#endif
 #if defined(APPLY_APPROXIMATE)
     if (approximate) {
         ELEMENTWISE(APPLY_APPROXIMATE)

@@ -128,6 +128,14 @@ inline std::vector<std::vector<int64_t>> elementwiseShapes() {
   return {{1}, {7}, {64}, {127}, {1000}, {3, 130}, {5, 1}, {1, 129}, {2, 3, 67}, {2, 2, 3, 65}, {2, 1, 3, 2, 131}};
 }
 
+// Shapes for the kernels that walk a core's part in one loop of 16 vectors per iteration (common.h,
+// FOR_EACH_POINT_FLAT): rows of exactly two groups, of groups and a tail of three vectors and a partial
+// one, of less than a group, several of them per core, and dimensions 2 and 3 above one.
+inline std::vector<std::vector<int64_t>> flatLoopShapes(DType t) {
+  const int64_t lanes = t == DType::F32 ? 64 : 128;
+  return {{5, 32 * lanes}, {7, 35 * lanes + 9}, {9, 3 * lanes}, {2, 3, 17 * lanes}, {3, 2, 2, 16 * lanes + 1}};
+}
+
 // The rows along TPC dimension `dim` (NumPy axis rank-1-dim) of a row-major tensor: for each element of
 // the reduced shape (that axis of size 1), in row-major order, the flat indices of its row in order.
 inline std::vector<std::vector<size_t>> rowsOf(const std::vector<int64_t>& shape, int dim) {

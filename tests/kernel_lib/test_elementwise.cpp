@@ -34,15 +34,17 @@ bool withinF32(const std::string& op, uint32_t got, long double exact, int64_t b
   return op == "gelu" && std::fabs(valueOfF32(got) - exact) <= kGeluAbsolute;
 }
 
-void checkUnary(const UnaryCase& c, DType t, const std::vector<int64_t>& shape, float alpha, int approximate) {
+void checkUnary(const UnaryCase& c, DType t, const std::vector<int64_t>& shape, float alpha, int approximate,
+                int cores = 0) {
   const std::string dt = t == DType::F32 ? "f32" : "bf16";
   const std::string guid = std::string(c.op) + "_fwd_" + dt;
-  SCOPED_TRACE(guid + " " + shapeName(shape) + " alpha " + std::to_string(alpha) + " approximate " + std::to_string(approximate));
+  SCOPED_TRACE(guid + " " + shapeName(shape) + " alpha " + std::to_string(alpha) + " approximate " +
+               std::to_string(approximate) + " cores " + std::to_string(cores));
   const size_t n = count(shape);
   std::vector<double> xs = randomValues(n, c.lo, c.hi, static_cast<uint32_t>(n * 31 + 7));
   if (c.lo < 0 && n > 2) xs[1] = -0.0, xs[2] = 0.0;
   HostTensor x = tensorOf(t, shape, xs);
-  auto out = runKernel(guid, {x}, {{t, shape}}, paramsOf(tpc_kernels_unary_params{alpha, approximate}));
+  auto out = runKernel(guid, {x}, {{t, shape}}, paramsOf(tpc_kernels_unary_params{alpha, approximate}), cores);
   if (out.empty()) return;
   const auto in = valuesOf(x);
   const auto got = bitsOfTensor(out[0]);
@@ -63,6 +65,19 @@ TEST(Unary, EveryOperationTypeAndShape) {
   for (const UnaryCase& c : kUnary)
     for (DType t : {DType::F32, DType::BF16})
       for (const auto& shape : elementwiseShapes()) checkUnary(c, t, shape, 0.01f, 0);
+}
+
+// Kernels that walk a core's whole part in one loop, several vectors per iteration (common.h,
+// FOR_EACH_POINT_FLAT): rows of several such groups and a tail, several rows per core (the step from a
+// row's last group to the next row's first), dimensions 2-4 above one, on 1, 3 and 24 cores.
+TEST(Unary, WholeGroupsRowsAndTailsInOneLoop) {
+  for (const UnaryCase& c : kUnary) {
+    const std::string op = c.op;
+    if (op != "relu" && op != "relu6" && op != "leaky_relu" && op != "abs" && op != "neg") continue;
+    for (DType t : {DType::F32, DType::BF16})
+      for (const std::vector<int64_t>& shape : flatLoopShapes(t))
+        for (int cores : {1, 3, 24}) checkUnary(c, t, shape, 0.01f, 0, cores);
+  }
 }
 
 TEST(Unary, ParametersReachTheKernel) {
