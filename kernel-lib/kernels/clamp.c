@@ -3,11 +3,6 @@
 
 void main(tensor x, tensor out, float low, float high)
 {
-    int5 c = 0;
     const VT lo = (S)low, hi = (S)high;
-    FOR_EACH_ROW(c,
-        for (int d0 = d0Start; d0 < d0End; d0 += LANES) {
-            c[0] = d0;
-            STORE(c, out, VMIN(VMAX(LD(c, x), lo), hi));
-        })
+    FOR_EACH_POINT_FLAT(c, LANES, 16, STORE(c, out, VMIN(VMAX(LD(c, x), lo), hi));)
 }

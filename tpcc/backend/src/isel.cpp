@@ -7,18 +7,21 @@
 
 #include <algorithm>
 #include <map>
+#include <memory>
 #include <optional>
 #include <set>
 #include <tuple>
 #include <unordered_map>
 
 #include <fmt/format.h>
+#include <llvm/Analysis/LoopInfo.h>
 #include <llvm/Analysis/ValueTracking.h>
 #include <llvm/Analysis/VectorUtils.h>
 #include <llvm/IR/Constants.h>
 #include <llvm/BinaryFormat/Dwarf.h>
 #include <llvm/IR/DebugInfoMetadata.h>
 #include <llvm/IR/DebugProgramInstruction.h>
+#include <llvm/IR/Dominators.h>
 #include <llvm/IR/Function.h>
 #include <llvm/IR/GetElementPtrTypeIterator.h>
 #include <llvm/IR/Instructions.h>
@@ -1249,12 +1252,28 @@ class Selector : public SelectionContext {
     }
     // base with x + C in a lane, when base with x in that lane is already at hand: add a constant
     // coordinate vector instead (one index-register operation, no chain through the scalar unit).
-    auto [x, constant] = baseAndConstant(ie.getOperand(1), /*orIsAdd=*/false);
+    auto [x, constant] = baseAndConstant(ie.getOperand(1));
     const auto lane = static_cast<uint32_t>(idx->getZExtValue());
     auto cacheKey = std::make_tuple(cur_, base, x, lane);
+    // The vector inserted into already holds x in that lane (it is an insert of x there, or x is read from
+    // its lane: `c[0] += 64`): it is the one at hand.
+    if (llvm::Value* into = ie.getOperand(0); constant != 0 && !isa<llvm::Constant>(into)) {
+      const auto sameLane = [&](llvm::Value* i) {
+        auto* k = dyn_cast<llvm::ConstantInt>(i);
+        return k && k->getZExtValue() == lane;
+      };
+      auto* ins = dyn_cast<llvm::InsertElementInst>(into);
+      auto* ex = dyn_cast<llvm::ExtractElementInst>(x);
+      if ((ins && ins->getOperand(1) == x && sameLane(ins->getOperand(2))) ||
+          (ex && ex->getVectorOperand() == into && sameLane(ex->getIndexOperand())))
+        insertCache_.try_emplace(cacheKey, reg(into));
+    }
     if (constant != 0) {
       if (auto it = insertCache_.find(cacheKey); it != insertCache_.end()) {
-        if (hasCoordinateConstant(lane, static_cast<int32_t>(constant))) {
+        // A shared constant register where the add repeats (in a loop) or the register exists already;
+        // elsewhere the copy and an immediate add cost less than making the register.
+        if (coordinateConstants_.count({lane, static_cast<int32_t>(constant)}) ||
+            (inLoop(inst_->getParent()) && hasCoordinateConstant(lane, static_cast<int32_t>(constant)))) {
           MInst m = make(InsnId::SpuIAdd, DType::I32, dst);
           m.src[0] = MOperand::ofReg(coordinateConstant(lane, static_cast<int32_t>(constant)));
           m.src[1] = MOperand::ofReg(it->second);
@@ -1749,6 +1768,14 @@ class Selector : public SelectionContext {
   // Whether a coordinate constant register may serve (lane, c): it exists, or there is room for one more.
   // Each holds an index register through the whole kernel; beyond a few, constants go into instructions.
   static constexpr size_t kMaxCoordinateConstants = 4;
+  bool inLoop(const llvm::BasicBlock* bb) {
+    if (!loops_) {
+      dominators_ = std::make_unique<llvm::DominatorTree>(f_);
+      loops_ = std::make_unique<llvm::LoopInfo>(*dominators_);
+    }
+    return loops_->getLoopFor(bb) != nullptr;
+  }
+
   bool hasCoordinateConstant(uint32_t lane, int32_t c) const {
     return coordinateConstants_.count({lane, c}) || coordinateConstants_.size() < kMaxCoordinateConstants;
   }
@@ -1920,6 +1947,8 @@ class Selector : public SelectionContext {
   std::vector<Reg> scratch_;
   std::map<std::tuple<int, llvm::Value*, llvm::Value*, uint32_t>, Reg> insertCache_;  // (block, base, x, lane)
   std::map<std::pair<uint32_t, int32_t>, Reg> coordinateConstants_;
+  std::unique_ptr<llvm::DominatorTree> dominators_;  // for inLoop, made when first asked
+  std::unique_ptr<llvm::LoopInfo> loops_;
   std::unordered_map<int, Reg> loopCount_;                       // preheader -> trip count
   std::unordered_map<int, Reg> loopBodies_;                      // body -> iterator
   std::unordered_map<const llvm::BasicBlock*, int> backEdgeBlock_;  // dead back-edge block -> body
