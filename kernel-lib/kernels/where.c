@@ -28,6 +28,11 @@
 
 void main(tensor cond, tensor x, tensor y, tensor out, int broadcastCond, int broadcastX, int broadcastY)
 {
+    // Without broadcasting, the core's whole part in one loop of 16 vectors per iteration (common.h).
+    if (broadcastCond == 0 && broadcastX == 0 && broadcastY == 0) {
+        FOR_EACH_POINT_FLAT(c, LANES, 16, STORE(c, out, SELECT(LOAD_CONDITION(c, cond), LD(c, x), LD(c, y)));)
+        return;
+    }
     int5 c = 0, cc = 0, cx = 0, cy = 0;
     const int5 maskCond = BROADCAST_MASK(broadcastCond), maskX = BROADCAST_MASK(broadcastX), maskY = BROADCAST_MASK(broadcastY);
     const int mode = (broadcastCond & 1) | ((broadcastX & 1) << 1) | ((broadcastY & 1) << 2);

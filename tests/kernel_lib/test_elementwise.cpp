@@ -148,10 +148,10 @@ const ShapePair kPairs[] = {
     {{1, 1}, {1, 1}, {1, 1}},
 };
 
-void checkBinary(const std::string& op, DType t, const ShapePair& p) {
+void checkBinary(const std::string& op, DType t, const ShapePair& p, int cores = 0) {
   const std::string dt = t == DType::F32 ? "f32" : t == DType::BF16 ? "bf16" : "i32";
   const std::string guid = op + "_fwd_" + dt;
-  SCOPED_TRACE(guid + " " + shapeName(p.a) + " with " + shapeName(p.b));
+  SCOPED_TRACE(guid + " " + shapeName(p.a) + " with " + shapeName(p.b) + " cores " + std::to_string(cores));
   const bool integer = t == DType::I32;
   std::vector<double> av = randomValues(count(p.a), integer ? -1000 : -4, integer ? 1000 : 4, 11);
   std::vector<double> bv = randomValues(count(p.b), integer ? -1000 : -4, integer ? 1000 : 4, 12);
@@ -162,7 +162,7 @@ void checkBinary(const std::string& op, DType t, const ShapePair& p) {
   if (op == "div")
     for (double& v : bv) v = v < 0 ? v - 0.25 : v + 0.25;  // away from 0
   HostTensor a = tensorOf(t, p.a, av), b = tensorOf(t, p.b, bv);
-  auto out = runKernel(guid, {a, b}, {{t, p.out}});
+  auto out = runKernel(guid, {a, b}, {{t, p.out}}, {}, cores);
   if (out.empty()) return;
   // NumPy broadcasting on the host: right-aligned dimensions, size 1 read at index 0.
   const auto A = valuesOf(a), B = valuesOf(b);
@@ -206,59 +206,63 @@ TEST(Binary, SameShapesAndBroadcasting) {
         for (const ShapePair& p : kPairs) checkBinary(op, t, p);
 }
 
+void checkWhere(DType t, const ShapePair& p, int cores = 0) {
+  const std::string guid = std::string("where_fwd_") + (t == DType::F32 ? "f32" : "bf16");
+  SCOPED_TRACE(guid + " " + shapeName(p.a) + " " + shapeName(p.b) + " cores " + std::to_string(cores));
+  // cond takes shape a, x shape b, y the output's.
+  std::vector<double> cv = randomValues(count(p.a), 0, 3, 21);
+  for (double& v : cv) v = std::floor(v) == 0 ? 0 : std::floor(v) * 85;  // 0, 85, 170
+  HostTensor cond = tensorOf(DType::U8, p.a, cv);
+  HostTensor x = tensorOf(t, p.b, randomValues(count(p.b), -4, 4, 22));
+  HostTensor y = tensorOf(t, p.out, randomValues(count(p.out), -4, 4, 23));
+  auto out = runKernel(guid, {cond, x, y}, {{t, p.out}}, {}, cores);
+  if (out.empty()) return;
+  const auto C = bitsOfTensor(cond), X = bitsOfTensor(x), Y = bitsOfTensor(y), got = bitsOfTensor(out[0]);
+  const size_t n = count(p.out), rank = p.out.size();
+  for (size_t i = 0; i < n; ++i) {
+    size_t rest = i, ic = 0, ix = 0, sc = 1, sx = 1;
+    for (size_t k = 0; k < rank; ++k) {
+      const size_t axis = rank - 1 - k, idx = rest % static_cast<size_t>(p.out[axis]);
+      rest /= static_cast<size_t>(p.out[axis]);
+      if (k < p.a.size()) { const size_t s = static_cast<size_t>(p.a[p.a.size() - 1 - k]); ic += (s == 1 ? 0 : idx) * sc; sc *= s; }
+      if (k < p.b.size()) { const size_t s = static_cast<size_t>(p.b[p.b.size() - 1 - k]); ix += (s == 1 ? 0 : idx) * sx; sx *= s; }
+    }
+    const uint32_t want = C[ic] ? X[ix] : Y[i];
+    if (got[i] != want) {
+      ADD_FAILURE() << "element " << i << ": cond " << C[ic] << ", got 0x" << std::hex << got[i] << ", want 0x" << want;
+      break;
+    }
+  }
+}
+
 TEST(Where, SelectsWithBroadcasting) {
   for (DType t : {DType::F32, DType::BF16})
-    for (const ShapePair& p : kPairs) {
-      const std::string guid = std::string("where_fwd_") + (t == DType::F32 ? "f32" : "bf16");
-      SCOPED_TRACE(guid + " " + shapeName(p.a) + " " + shapeName(p.b));
-      // cond takes shape a, x shape b, y the output's.
-      std::vector<double> cv = randomValues(count(p.a), 0, 3, 21);
-      for (double& v : cv) v = std::floor(v) == 0 ? 0 : std::floor(v) * 85;  // 0, 85, 170
-      HostTensor cond = tensorOf(DType::U8, p.a, cv);
-      HostTensor x = tensorOf(t, p.b, randomValues(count(p.b), -4, 4, 22));
-      HostTensor y = tensorOf(t, p.out, randomValues(count(p.out), -4, 4, 23));
-      auto out = runKernel(guid, {cond, x, y}, {{t, p.out}});
-      if (out.empty()) continue;
-      const auto C = bitsOfTensor(cond), X = bitsOfTensor(x), Y = bitsOfTensor(y), got = bitsOfTensor(out[0]);
-      const size_t n = count(p.out), rank = p.out.size();
-      for (size_t i = 0; i < n; ++i) {
-        size_t rest = i, ic = 0, ix = 0, sc = 1, sx = 1;
-        for (size_t k = 0; k < rank; ++k) {
-          const size_t axis = rank - 1 - k, idx = rest % static_cast<size_t>(p.out[axis]);
-          rest /= static_cast<size_t>(p.out[axis]);
-          if (k < p.a.size()) { const size_t s = static_cast<size_t>(p.a[p.a.size() - 1 - k]); ic += (s == 1 ? 0 : idx) * sc; sc *= s; }
-          if (k < p.b.size()) { const size_t s = static_cast<size_t>(p.b[p.b.size() - 1 - k]); ix += (s == 1 ? 0 : idx) * sx; sx *= s; }
-        }
-        const uint32_t want = C[ic] ? X[ix] : Y[i];
-        if (got[i] != want) {
-          ADD_FAILURE() << "element " << i << ": cond " << C[ic] << ", got 0x" << std::hex << got[i] << ", want 0x" << want;
-          break;
-        }
-      }
+    for (const ShapePair& p : kPairs) checkWhere(t, p);
+}
+
+void checkClamp(DType t, const std::vector<int64_t>& shape, int cores = 0) {
+  const std::string guid = std::string("clamp_fwd_") + (t == DType::F32 ? "f32" : "bf16");
+  SCOPED_TRACE(guid + " " + shapeName(shape) + " cores " + std::to_string(cores));
+  std::vector<double> xs = randomValues(count(shape), -5, 5, 31);
+  xs[0] = NAN;
+  HostTensor x = tensorOf(t, shape, xs);
+  auto out = runKernel(guid, {x}, {{t, shape}}, paramsOf(tpc_kernels_clamp_params{-1.5f, 2.25f}), cores);
+  if (out.empty()) return;
+  const auto in = valuesOf(x);
+  const auto got = bitsOfTensor(out[0]);
+  for (size_t i = 0; i < in.size(); ++i) {
+    const long double want = std::isnan(in[i]) ? NAN : std::min(std::max(in[i], -1.5L), 2.25L);
+    const bool ok = t == DType::F32 ? ulps32(got[i], toF32(want)) == 0 : ulps16(static_cast<uint16_t>(got[i]), toBF16(want)) == 0;
+    if (!ok) {
+      ADD_FAILURE() << "element " << i << " of " << static_cast<double>(in[i]) << ": got 0x" << std::hex << got[i];
+      break;
     }
+  }
 }
 
 TEST(Clamp, BoundsAndNaN) {
   for (DType t : {DType::F32, DType::BF16})
-    for (const auto& shape : elementwiseShapes()) {
-      const std::string guid = std::string("clamp_fwd_") + (t == DType::F32 ? "f32" : "bf16");
-      SCOPED_TRACE(guid + " " + shapeName(shape));
-      std::vector<double> xs = randomValues(count(shape), -5, 5, 31);
-      xs[0] = NAN;
-      HostTensor x = tensorOf(t, shape, xs);
-      auto out = runKernel(guid, {x}, {{t, shape}}, paramsOf(tpc_kernels_clamp_params{-1.5f, 2.25f}));
-      if (out.empty()) continue;
-      const auto in = valuesOf(x);
-      const auto got = bitsOfTensor(out[0]);
-      for (size_t i = 0; i < in.size(); ++i) {
-        const long double want = std::isnan(in[i]) ? NAN : std::min(std::max(in[i], -1.5L), 2.25L);
-        const bool ok = t == DType::F32 ? ulps32(got[i], toF32(want)) == 0 : ulps16(static_cast<uint16_t>(got[i]), toBF16(want)) == 0;
-        if (!ok) {
-          ADD_FAILURE() << "element " << i << " of " << static_cast<double>(in[i]) << ": got 0x" << std::hex << got[i];
-          break;
-        }
-      }
-    }
+    for (const auto& shape : elementwiseShapes()) checkClamp(t, shape);
 }
 
 // ------------------------------------------------------------------------------------------ casts
@@ -275,6 +279,16 @@ uint32_t castReference(DType from, DType to, uint32_t bits) {
     case DType::BF16: return toBF16(v);
     case DType::F16: {
       if (std::isnan(v)) return 0x7e00u;
+      // Below the smallest normal the core rounds to f16's 11 significant bits as if the exponent went on
+      // (IEEE's tininess after rounding, then flush to zero; docs/isa.md): the smallest normal if that
+      // reaches it, else zero. Rounding into the denormal grid first, as gradual underflow does, would give
+      // the smallest normal for some values just below it that the core flushes.
+      if (std::fabs(v) < 0x1p-14L && v != 0) {
+        int e = 0;
+        const long double m = std::frexp(std::fabs(v), &e);  // v = m 2^e, m in [0.5, 1)
+        const long double r = std::nearbyint(m * 2048.0L) / 2048.0L;
+        return (std::signbit(v) ? 0x8000u : 0u) | (std::ldexp(r, e) >= 0x1p-14L ? 0x400u : 0u);
+      }
       const _Float16 h = static_cast<_Float16>(static_cast<float>(v));  // nearest even (exact f32 input)
       uint16_t b = std::bit_cast<uint16_t>(h);
       if ((b & 0x7c00u) == 0) b &= 0x8000u;  // the core flushes f16 denormals too
@@ -291,38 +305,63 @@ uint32_t castReference(DType from, DType to, uint32_t bits) {
   }
 }
 
-TEST(Cast, RoundingSaturationAndShapes) {
-  struct C { const char* guid; DType from, to; };
-  const C casts[] = {{"cast_f32_to_bf16", DType::F32, DType::BF16}, {"cast_bf16_to_f32", DType::BF16, DType::F32},
-                     {"cast_f32_to_f16", DType::F32, DType::F16},   {"cast_f16_to_f32", DType::F16, DType::F32},
-                     {"cast_f32_to_i32", DType::F32, DType::I32},   {"cast_i32_to_f32", DType::I32, DType::F32}};
-  std::mt19937 rng(41);
-  for (const C& c : casts)
-    for (const auto& shape : elementwiseShapes()) {
-      SCOPED_TRACE(std::string(c.guid) + " " + shapeName(shape));
-      const size_t n = count(shape);
-      std::vector<uint32_t> bits(n);
-      for (size_t i = 0; i < n; ++i) {
-        // Random bit patterns (every exponent, NaN and infinity included) and, for f32 to i32, large values.
-        uint32_t r = static_cast<uint32_t>(rng());
-        if (c.from == DType::F32 && c.to == DType::I32 && i % 2) r = bitsOf(static_cast<float>(static_cast<int32_t>(r)) * 1.5f);
-        bits[i] = c.from == DType::BF16 || c.from == DType::F16 ? (r & 0xffffu) : r;
-      }
-      HostTensor x = tensorOfBits(c.from, shape, bits);
-      auto out = runKernel(c.guid, {x}, {{c.to, shape}});
-      if (out.empty()) continue;
-      const auto got = bitsOfTensor(out[0]);
-      for (size_t i = 0; i < n; ++i) {
-        const uint32_t want = castReference(c.from, c.to, bits[i]);
-        const bool nan = (c.to == DType::F32 && isNan32(want) && isNan32(got[i])) ||
-                         (c.to == DType::BF16 && (want & 0x7fffu) > 0x7f80u && (got[i] & 0x7fffu) > 0x7f80u) ||
-                         (c.to == DType::F16 && (want & 0x7fffu) > 0x7c00u && (got[i] & 0x7fffu) > 0x7c00u);
-        if (got[i] != want && !nan) {
-          ADD_FAILURE() << "element " << i << " (0x" << std::hex << bits[i] << "): got 0x" << got[i] << ", want 0x" << want;
-          break;
-        }
-      }
+struct CastCase {
+  const char* guid;
+  DType from, to;
+};
+const CastCase kCasts[] = {{"cast_f32_to_bf16", DType::F32, DType::BF16}, {"cast_bf16_to_f32", DType::BF16, DType::F32},
+                           {"cast_f32_to_f16", DType::F32, DType::F16},   {"cast_f16_to_f32", DType::F16, DType::F32},
+                           {"cast_f32_to_i32", DType::F32, DType::I32},   {"cast_i32_to_f32", DType::I32, DType::F32}};
+
+void checkCast(const CastCase& c, const std::vector<int64_t>& shape, std::mt19937& rng, int cores = 0) {
+  SCOPED_TRACE(std::string(c.guid) + " " + shapeName(shape) + " cores " + std::to_string(cores));
+  const size_t n = count(shape);
+  std::vector<uint32_t> bits(n);
+  for (size_t i = 0; i < n; ++i) {
+    // Random bit patterns (every exponent, NaN and infinity included) and, for f32 to i32, large values.
+    uint32_t r = static_cast<uint32_t>(rng());
+    if (c.from == DType::F32 && c.to == DType::I32 && i % 2) r = bitsOf(static_cast<float>(static_cast<int32_t>(r)) * 1.5f);
+    bits[i] = c.from == DType::BF16 || c.from == DType::F16 ? (r & 0xffffu) : r;
+  }
+  HostTensor x = tensorOfBits(c.from, shape, bits);
+  auto out = runKernel(c.guid, {x}, {{c.to, shape}}, {}, cores);
+  if (out.empty()) return;
+  const auto got = bitsOfTensor(out[0]);
+  for (size_t i = 0; i < n; ++i) {
+    const uint32_t want = castReference(c.from, c.to, bits[i]);
+    const bool nan = (c.to == DType::F32 && isNan32(want) && isNan32(got[i])) ||
+                     (c.to == DType::BF16 && (want & 0x7fffu) > 0x7f80u && (got[i] & 0x7fffu) > 0x7f80u) ||
+                     (c.to == DType::F16 && (want & 0x7fffu) > 0x7c00u && (got[i] & 0x7fffu) > 0x7c00u);
+    if (got[i] != want && !nan) {
+      ADD_FAILURE() << "element " << i << " (0x" << std::hex << bits[i] << "): got 0x" << got[i] << ", want 0x" << want;
+      break;
     }
+  }
+}
+
+TEST(Cast, RoundingSaturationAndShapes) {
+  std::mt19937 rng(41);
+  for (const CastCase& c : kCasts)
+    for (const auto& shape : elementwiseShapes()) checkCast(c, shape, rng);
+}
+
+// The kernels that walk a core's whole part in one loop, several vectors per iteration (common.h,
+// FOR_EACH_POINT_FLAT; Unary.WholeGroupsRowsAndTailsInOneLoop has the unary ones): rows of several such
+// groups and a tail, several rows per core, dimensions 2-3 above one, on 1, 3 and 24 cores.
+TEST(Elementwise, WholeGroupsRowsAndTailsInOneLoop) {
+  std::mt19937 rng(43);
+  for (int cores : {1, 3, 24}) {
+    for (DType t : {DType::F32, DType::BF16, DType::I32})
+      for (const std::vector<int64_t>& shape : flatLoopShapes(t == DType::BF16 ? t : DType::F32)) {
+        checkBinary("add", t, {shape, shape, shape}, cores);
+        if (t == DType::I32) continue;
+        checkBinary("max", t, {shape, shape, shape}, cores);
+        checkWhere(t, {shape, shape, shape}, cores);
+        checkClamp(t, shape, cores);
+      }
+    for (const CastCase& c : kCasts)
+      for (const std::vector<int64_t>& shape : flatLoopShapes(DType::F32)) checkCast(c, shape, rng, cores);
+  }
 }
 
 }  // namespace
