@@ -54,5 +54,15 @@ static inline uint64 philox_pick(const philox_words* a, const philox_words* b, i
   return r;
 }
 
+// philox_pick for a group that starts at a block (s = 0): word e mod 4 of block e / 4 of `a`.
+static inline uint64 philox_pick_aligned(const philox_words* a, uint64 e) {
+  const uchar256 from = as_uchar256(e >> 2);
+  const uint64 word = e & 3;
+  uint64 r = __lane_shuffle_u32(a->w[0], from);
+#pragma unroll
+  for (int j = 1; j < 4; j++) r = v_u32_sel_eq_u32_b(word, (unsigned)j, __lane_shuffle_u32(a->w[j], from), r);
+  return r;
+}
+
 // Uniform in [0, 1) from a word: its top 24 bits times 2^-24 (exact in f32).
 static inline float64 philox_uniform(uint64 w) { return v_convert_u32_to_f32_b(w >> 8) * 0x1p-24f; }

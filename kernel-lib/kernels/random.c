@@ -26,6 +26,80 @@ static inline philox_words normal_words(philox_words w, float mean, float std) {
 }
 #endif
 
+// Word e's value (element e of the group) among the group's blocks: PICK(e) with the group's words wa, wb
+// and s (random.c's point), or, when every group starts at a multiple of 4 (ALIGNED), from wa alone.
+#define PICK(e) ((ALIGNED_) ? philox_pick_aligned(&wa, e) : philox_pick(&wa, &wb, s, e))
+
+#if defined(OP_NORMAL)
+// The words become the normal values of their elements before they are spread.
+#define TRANSFORM_WORDS()                        \
+  wa = normal_words(wa, a, b);                   \
+  if (!ALIGNED_ && s != 0) wb = normal_words(wb, a, b);
+#else
+#define TRANSFORM_WORDS()
+#endif
+
+#if defined(OP_DROPOUT) && defined(DT_F32)
+// 0/1 per element in element order, four vectors packed one per byte of each 32-bit lane.
+#define WRITE_POINT(c, d0)                                                                             \
+  {                                                                                                    \
+    uint64 keep[4];                                                                                    \
+    for (int v = 0; v < 4; v++) keep[v] = v_u32_sel_geq_f32_b(philox_uniform(PICK(lane + 64 * v)), p, 1, 0); \
+    v_u8_st_tnsr(c, mask, as_uchar256(keep[0] | (keep[1] << 8) | (keep[2] << 16) | (keep[3] << 24)),  \
+                 SW_PACK | SW_PCK_32_TO_8);                                                            \
+    for (int v = 0; v < 4; v++) {                                                                      \
+      c[0] = d0 + 64 * v;                                                                              \
+      const float64 xv = v_f32_ld_tnsr_b(c, x);                                                        \
+      v_f32_st_tnsr(c, y, v_f32_sel_eq_u32_b(keep[v], 1, xv * scale, 0.0f));                           \
+    }                                                                                                  \
+  }
+#elif defined(OP_DROPOUT)
+// bf16: piece k lane i holds element 2i + k of its vector (v_convert_bf16_to_f32_all_b).
+#define WRITE_POINT(c, d0)                                                                             \
+  {                                                                                                    \
+    uint64 keep[4];                                                                                    \
+    for (int v = 0; v < 4; v++) keep[v] = v_u32_sel_geq_f32_b(philox_uniform(PICK(lane + 64 * v)), p, 1, 0); \
+    v_u8_st_tnsr(c, mask, as_uchar256(keep[0] | (keep[1] << 8) | (keep[2] << 16) | (keep[3] << 24)),  \
+                 SW_PACK | SW_PCK_32_TO_8);                                                            \
+    for (int v = 0; v < 2; v++) {                                                                      \
+      c[0] = d0 + 128 * v;                                                                             \
+      float64_pair_t xv = v_convert_bf16_to_f32_all_b(v_bf16_ld_tnsr_b(c, x));                         \
+      const float64 u0 = philox_uniform(PICK(lane * 2 + 128 * v));                                     \
+      const float64 u1 = philox_uniform(PICK(lane * 2 + 1 + 128 * v));                                 \
+      xv.v1 = v_f32_sel_geq_f32_b(u0, p, xv.v1 * scale, 0.0f);                                         \
+      xv.v2 = v_f32_sel_geq_f32_b(u1, p, xv.v2 * scale, 0.0f);                                         \
+      v_bf16_st_tnsr(c, y, v_convert_f32_to_bf16_all_b(xv));                                           \
+    }                                                                                                  \
+  }
+#elif defined(OP_UNIFORM)
+#define WRITE_POINT(c, d0)                                                                             \
+  for (int v = 0; v < 4; v++) {                                                                        \
+    c[0] = d0 + 64 * v;                                                                                \
+    v_f32_st_tnsr(c, out, v_f32_mac_b(philox_uniform(PICK(lane + 64 * v)), b - a, a));                 \
+  }
+#else
+#define WRITE_POINT(c, d0)                                                                             \
+  for (int v = 0; v < 4; v++) {                                                                        \
+    c[0] = d0 + 64 * v;                                                                                \
+    v_f32_st_tnsr(c, out, as_float64(PICK(lane + 64 * v)));                                            \
+  }
+#endif
+
+// One index-space point: the 256 elements from flat index i0, Philox blocks q0 = i0 / 4 on (the 64 lanes'
+// blocks, and when i0 is not a multiple of 4 the 65th).
+#define RANDOM_POINT(c)                                                                                \
+  {                                                                                                    \
+    const int d0 = c[0];                                                                               \
+    const int i0 = d0 + c[1] * rowStride1 + c[2] * rowStride2 + c[3] * rowStride3 + c[4] * rowStride4; \
+    const int s = ALIGNED_ ? 0 : i0 & 3;                                                               \
+    const unsigned q0 = (unsigned)i0 >> 2;                                                             \
+    philox_words wa = philox_block(q0, seed0, seed1, offset0, offset1), wb = wa;                        \
+    if (!ALIGNED_ && s != 0) wb = philox_block(q0 + 64, seed0, seed1, offset0, offset1);               \
+    (void)wb;                                                                                          \
+    TRANSFORM_WORDS()                                                                                  \
+    WRITE_POINT(c, d0)                                                                                 \
+  }
+
 #if defined(OP_DROPOUT)
 void main(tensor x, tensor y, tensor mask, unsigned seed0, unsigned seed1, unsigned offset0, unsigned offset1,
           int rowStride1, int rowStride2, int rowStride3, int rowStride4, float p, float scale)
@@ -36,52 +110,15 @@ void main(tensor out, unsigned seed0, unsigned seed1, unsigned offset0, unsigned
 {
   const uint64 lane = read_lane_id_4b_b();
   int5 c = 0;
-  FOR_EACH_INDEX(c, 256,
-    const int d0 = c[0];
-    const int i0 = d0 + c[1] * rowStride1 + c[2] * rowStride2 + c[3] * rowStride3 + c[4] * rowStride4;
-    const int s = i0 & 3;
-    const unsigned q0 = (unsigned)i0 >> 2;
-    philox_words wa = philox_block(q0, seed0, seed1, offset0, offset1), wb = wa;
-    if (s != 0) wb = philox_block(q0 + 64, seed0, seed1, offset0, offset1);
-#if defined(OP_NORMAL)
-    // The words become the normal values of their elements before they are spread.
-    wa = normal_words(wa, a, b);
-    if (s != 0) wb = normal_words(wb, a, b);
-#endif
-#if defined(OP_DROPOUT)
-    // 0/1 per element in element order, four vectors packed one per byte of each 32-bit lane.
-    uint64 keep[4];
-    for (int v = 0; v < 4; v++) keep[v] = v_u32_sel_geq_f32_b(philox_uniform(philox_pick(&wa, &wb, s, lane + 64 * v)), p, 1, 0);
-    v_u8_st_tnsr(c, mask, as_uchar256(keep[0] | (keep[1] << 8) | (keep[2] << 16) | (keep[3] << 24)),
-                 SW_PACK | SW_PCK_32_TO_8);
-#if defined(DT_F32)
-    for (int v = 0; v < 4; v++) {
-      c[0] = d0 + 64 * v;
-      const float64 xv = v_f32_ld_tnsr_b(c, x);
-      v_f32_st_tnsr(c, y, v_f32_sel_eq_u32_b(keep[v], 1, xv * scale, 0.0f));
-    }
-#else
-    // bf16: piece k lane i holds element 2i + k of its vector (v_convert_bf16_to_f32_all_b).
-    for (int v = 0; v < 2; v++) {
-      c[0] = d0 + 128 * v;
-      float64_pair_t xv = v_convert_bf16_to_f32_all_b(v_bf16_ld_tnsr_b(c, x));
-      const float64 u0 = philox_uniform(philox_pick(&wa, &wb, s, lane * 2 + 128 * v));
-      const float64 u1 = philox_uniform(philox_pick(&wa, &wb, s, lane * 2 + 1 + 128 * v));
-      xv.v1 = v_f32_sel_geq_f32_b(u0, p, xv.v1 * scale, 0.0f);
-      xv.v2 = v_f32_sel_geq_f32_b(u1, p, xv.v2 * scale, 0.0f);
-      v_bf16_st_tnsr(c, y, v_convert_f32_to_bf16_all_b(xv));
-    }
-#endif
-#else
-    for (int v = 0; v < 4; v++) {
-      c[0] = d0 + 64 * v;
-      const uint64 w = philox_pick(&wa, &wb, s, lane + 64 * v);
-#if defined(OP_UNIFORM)
-      v_f32_st_tnsr(c, out, v_f32_mac_b(philox_uniform(w), b - a, a));
-#else
-      v_f32_st_tnsr(c, out, as_float64(w));
-#endif
-    }
-#endif
-  )
+  // Rows whose lengths are multiples of 4 elements start every group at a block: one set of blocks per
+  // group and a plain lane permutation, with no branch in the loop (which can then overlap its iterations).
+  if (((rowStride1 | rowStride2 | rowStride3 | rowStride4) & 3) == 0) {
+#define ALIGNED_ 1
+    FOR_EACH_INDEX(c, 256, RANDOM_POINT(c))
+#undef ALIGNED_
+  } else {
+#define ALIGNED_ 0
+    FOR_EACH_INDEX(c, 256, RANDOM_POINT(c))
+#undef ALIGNED_
+  }
 }
