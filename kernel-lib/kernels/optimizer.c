@@ -31,10 +31,11 @@
 
 #if defined(OP_SGD)
 
+// SGD's short body: the core's whole part in one loop, 4 groups (8 vectors of each tensor) per iteration
+// (common.h, FOR_EACH_POINT_FLAT).
 void main(tensor w, tensor grad, tensor buf, tensor wOut, tensor bufOut, float lr, float momentum, float weightDecay)
 {
-  int5 c = 0;
-  FOR_EACH_GROUP(c,
+  FOR_EACH_POINT_FLAT(c, 128, 4,
     float64 g[2];
     LOAD_GRADS(c, grad, g);
     for (int h = 0; h < 2; h++) {
