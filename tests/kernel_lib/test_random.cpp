@@ -89,22 +89,26 @@ double normalOf(uint64_t i, uint64_t seed, uint64_t offset, double* radius) {
   return *radius * (i % 2 ? std::sin(2 * M_PI * u2) : std::cos(2 * M_PI * u2));
 }
 
+// Rows of 1001 elements (groups of 256 starting inside Philox blocks) and of 1000 (every group at a block:
+// random.c's branch-free loop).
 TEST(RandomNormal, BoxMullerOnThePairsOnAnyCoreCount) {
-  const std::vector<int64_t> shape = {3, 1001};
-  auto p = params(99, 5);
-  p.mean = 1.5f, p.std = 2.0f;
-  const std::vector<uint32_t> got = sameOnAnyCoreCount("random_normal_fwd_f32", shape, p);
-  ASSERT_EQ(got.size(), count(shape));
-  int bad = 0;
-  for (size_t i = 0; i < got.size() && bad < 5; ++i) {
-    double r;
-    const double z = normalOf(i, 99, 5, &r);
-    // f32 log, sqrt, sin and cos of an argument rounded to f32 (2 pi u2 carries 4 u of 2 pi): a few ulp of
-    // r, and r times the argument's rounding.
-    const double tolerance = (16 * r + 4 * std::fabs(z) + 1) * 0x1p-24 * p.std + 0x1p-22 * std::fabs(p.mean);
-    const double value = floatOf(got[i]), want = p.mean + p.std * z;
-    if (std::fabs(value - want) > tolerance && ++bad)
-      ADD_FAILURE() << "element " << i << ": got " << value << ", want " << want << " within " << tolerance;
+  for (const std::vector<int64_t>& shape : {std::vector<int64_t>{3, 1001}, std::vector<int64_t>{3, 1000}}) {
+    SCOPED_TRACE(shapeName(shape));
+    auto p = params(99, 5);
+    p.mean = 1.5f, p.std = 2.0f;
+    const std::vector<uint32_t> got = sameOnAnyCoreCount("random_normal_fwd_f32", shape, p);
+    ASSERT_EQ(got.size(), count(shape));
+    int bad = 0;
+    for (size_t i = 0; i < got.size() && bad < 5; ++i) {
+      double r;
+      const double z = normalOf(i, 99, 5, &r);
+      // f32 log, sqrt, sin and cos of an argument rounded to f32 (2 pi u2 carries 4 u of 2 pi): a few ulp of
+      // r, and r times the argument's rounding.
+      const double tolerance = (16 * r + 4 * std::fabs(z) + 1) * 0x1p-24 * p.std + 0x1p-22 * std::fabs(p.mean);
+      const double value = floatOf(got[i]), want = p.mean + p.std * z;
+      if (std::fabs(value - want) > tolerance && ++bad)
+        ADD_FAILURE() << "element " << i << ": got " << value << ", want " << want << " within " << tolerance;
+    }
   }
 }
 
@@ -143,19 +147,24 @@ TEST(Random, MomentsAndHistogramOfAFixedSeed) {
   EXPECT_LT(chiSquare(z, [](double x) { return 0.5 * std::erfc(-x / std::sqrt(2.0)); }), 110);
 }
 
+// The last shapes: rows of several groups of dropout_bwd's loop (4 points of 256) and a tail, rows of a
+// multiple of 4 elements (dropout_fwd's branch-free loop), several rows per core (1 and 3 cores).
 TEST(Dropout, ForwardAndBackwardBitExact) {
+  const std::pair<std::vector<int64_t>, int> shapes[] = {{{7}, 0}, {{3, 301}, 0}, {{2, 2, 3, 130}, 0},
+                                                         {{5, 3 * 1024 + 2 * 256 + 76}, 1}, {{2, 3, 2048}, 3}};
   for (DType t : {DType::F32, DType::BF16})
-    for (const auto& shape : std::vector<std::vector<int64_t>>{{7}, {3, 301}, {2, 2, 3, 130}})
+    for (const auto& [shape, cores] : shapes)
       for (float pDrop : {0.0f, 0.1f, 0.75f}) {
         const std::string suffix = t == DType::F32 ? "f32" : "bf16";
-        SCOPED_TRACE("dropout " + suffix + " " + shapeName(shape) + " p " + std::to_string(pDrop));
+        SCOPED_TRACE("dropout " + suffix + " " + shapeName(shape) + " p " + std::to_string(pDrop) + " cores " +
+                     std::to_string(cores));
         auto p = params(31337, 3);
         p.p = pDrop;
         HostTensor x = tensorOf(t, shape, randomValues(count(shape), -3, 3, 21));
-        auto fwd = runKernel("dropout_fwd_" + suffix, {x}, {{t, shape}, {DType::U8, shape}}, paramsOf(p), 7);
+        auto fwd = runKernel("dropout_fwd_" + suffix, {x}, {{t, shape}, {DType::U8, shape}}, paramsOf(p), cores ? cores : 7);
         ASSERT_FALSE(fwd.empty());
         HostTensor dy = tensorOf(t, shape, randomValues(count(shape), -3, 3, 22));
-        auto bwd = runKernel("dropout_bwd_" + suffix, {dy, fwd[1]}, {{t, shape}}, paramsOf(p));
+        auto bwd = runKernel("dropout_bwd_" + suffix, {dy, fwd[1]}, {{t, shape}}, paramsOf(p), cores);
         ASSERT_FALSE(bwd.empty());
         const float scale = 1.0f / (1.0f - pDrop);
         const auto xs = valuesOf(x), dys = valuesOf(dy);
