@@ -39,14 +39,20 @@ static inline philox_words normal_words(philox_words w, float mean, float std) {
 #define TRANSFORM_WORDS()
 #endif
 
+#if defined(OP_DROPOUT)
+// The mask at c: 0/1 per element in element order, four vectors packed one per byte of each 32-bit lane;
+// keep[v] the 0/1 of the elements 64v + lane.
+#define WRITE_MASK(c, keep)                                                                            \
+  for (int v = 0; v < 4; v++) keep[v] = v_u32_sel_geq_f32_b(philox_uniform(PICK(lane + 64 * v)), p, 1, 0); \
+  v_u8_st_tnsr(c, mask, as_uchar256(keep[0] | (keep[1] << 8) | (keep[2] << 16) | (keep[3] << 24)),    \
+               SW_PACK | SW_PCK_32_TO_8);
+#endif
+
 #if defined(OP_DROPOUT) && defined(DT_F32)
-// 0/1 per element in element order, four vectors packed one per byte of each 32-bit lane.
 #define WRITE_POINT(c, d0)                                                                             \
   {                                                                                                    \
     uint64 keep[4];                                                                                    \
-    for (int v = 0; v < 4; v++) keep[v] = v_u32_sel_geq_f32_b(philox_uniform(PICK(lane + 64 * v)), p, 1, 0); \
-    v_u8_st_tnsr(c, mask, as_uchar256(keep[0] | (keep[1] << 8) | (keep[2] << 16) | (keep[3] << 24)),  \
-                 SW_PACK | SW_PCK_32_TO_8);                                                            \
+    WRITE_MASK(c, keep)                                                                                \
     for (int v = 0; v < 4; v++) {                                                                      \
       c[0] = d0 + 64 * v;                                                                              \
       const float64 xv = v_f32_ld_tnsr_b(c, x);                                                        \
@@ -58,9 +64,7 @@ static inline philox_words normal_words(philox_words w, float mean, float std) {
 #define WRITE_POINT(c, d0)                                                                             \
   {                                                                                                    \
     uint64 keep[4];                                                                                    \
-    for (int v = 0; v < 4; v++) keep[v] = v_u32_sel_geq_f32_b(philox_uniform(PICK(lane + 64 * v)), p, 1, 0); \
-    v_u8_st_tnsr(c, mask, as_uchar256(keep[0] | (keep[1] << 8) | (keep[2] << 16) | (keep[3] << 24)),  \
-                 SW_PACK | SW_PCK_32_TO_8);                                                            \
+    WRITE_MASK(c, keep)                                                                                \
     for (int v = 0; v < 2; v++) {                                                                      \
       c[0] = d0 + 128 * v;                                                                             \
       float64_pair_t xv = v_convert_bf16_to_f32_all_b(v_bf16_ld_tnsr_b(c, x));                         \
