@@ -1,14 +1,19 @@
-// Tensor arguments chosen at run time. A tensor access names its tensor in the instruction, but LLVM merges
-// `if (c) x = get_dim_stride(a, 2); else x = get_dim_stride(b, 2);` into one call of a select (or PHI)
-// between tensors, and a kernel may write `tensor t = c ? a : b;` itself. Such an argument is a choice
-// among a few tensors known at compile time: the choice becomes a select (or PHI) of their numbers, and
-// the call one call per tensor, each with a constant tensor: descriptor queries (no effects) all run and
-// their results are selected, other calls run in branches on the number, of which one runs.
+// Arguments chosen at run time that the instruction needs at compile time. A tensor access names its
+// tensor in the instruction, but LLVM merges `if (c) x = get_dim_stride(a, 2); else x = get_dim_stride(b, 2);`
+// into one call of a select (or PHI) between tensors, and a kernel may write `tensor t = c ? a : b;` itself;
+// the same merge turns `if (c) x = get_dim_size(t, 0); else x = get_dim_size(t, 2);` into a call whose
+// dimension, a switch field, is a select of constants. Such an argument is a choice among a few values
+// known at compile time: the choice becomes a select (or PHI) of their numbers (a tensor's number is its
+// position among the tensors), and the call one call per value, each with a constant: descriptor queries
+// (no effects) all run and their results are selected, other calls run in branches on the number, of which
+// one runs.
 #include <functional>
 #include <map>
 #include <set>
 
 #include <llvm/Analysis/ConstantFolding.h>
+#include <llvm/Analysis/ValueTracking.h>
+#include <llvm/Support/KnownBits.h>
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Instructions.h>
@@ -35,25 +40,59 @@ class TensorChoices {
   }
 
   void run() {
-    std::vector<std::pair<llvm::CallInst*, unsigned>> calls;
-    for (llvm::BasicBlock& bb : f_)
-      for (llvm::Instruction& i : bb)
-        if (auto* call = llvm::dyn_cast<llvm::CallInst>(&i))
-          if (llvm::Function* callee = call->getCalledFunction(); callee && callee->getName().starts_with(isa::kBuiltinPrefix.data()))
-            if (const isa::IntrinsicInfo* info = isa::findIntrinsic(callee->getName().drop_front(isa::kBuiltinPrefix.size())))
-              if (int k = isa::intrinsicTensorParam(*info); k >= 0 && static_cast<unsigned>(k) < call->arg_size())
-                if (!fixed(call->getArgOperand(static_cast<unsigned>(k))))
-                  calls.emplace_back(call, static_cast<unsigned>(k));
-    for (auto [call, k] : calls) {
-      std::set<int64_t> leaves;
-      if (!candidates(call->getArgOperand(k), &leaves) || leaves.empty()) continue;  // the backend reports it
-      llvm::Value* n = number(call->getArgOperand(k));
-      std::vector<llvm::Constant*> choices;
-      for (int64_t t : leaves) choices.push_back(llvm::ConstantInt::get(n->getType(), t, /*IsSigned=*/true));
-      if (isDescriptorQuery(*call)) selectResults(call, k, n, choices);
-      else branch(call, k, n, choices);
+    // One argument of each call per round: the calls a round makes may still have another to settle.
+    for (int round = 0; round < 4; ++round) {
+      std::vector<std::pair<llvm::CallInst*, unsigned>> calls;
+      for (llvm::BasicBlock& bb : f_)
+        for (llvm::Instruction& i : bb)
+          if (auto* call = llvm::dyn_cast<llvm::CallInst>(&i))
+            if (llvm::Function* callee = call->getCalledFunction(); callee && callee->getName().starts_with(isa::kBuiltinPrefix.data()))
+              if (const isa::IntrinsicInfo* info = isa::findIntrinsic(callee->getName().drop_front(isa::kBuiltinPrefix.size())))
+                for (int k : compileTimeParams(*info))
+                  if (k >= 0 && static_cast<unsigned>(k) < call->arg_size() && !fixed(call->getArgOperand(static_cast<unsigned>(k)))) {
+                    std::set<int64_t> leaves;
+                    if (possibleValues(*info, *call, static_cast<unsigned>(k), &leaves)) {
+                      calls.emplace_back(call, static_cast<unsigned>(k));
+                      break;
+                    }
+                  }
+      if (calls.empty()) break;
+      for (auto [call, k] : calls) {
+        std::set<int64_t> leaves;
+        const bool chosen = candidates(call->getArgOperand(k), &leaves) && !leaves.empty();
+        if (!chosen) possibleValues(*isa::findIntrinsic(call->getCalledFunction()->getName().drop_front(isa::kBuiltinPrefix.size())), *call, k, &leaves);
+        llvm::Value* n = chosen ? number(call->getArgOperand(k)) : call->getArgOperand(k);
+        std::vector<llvm::Constant*> choices;
+        for (int64_t t : leaves) choices.push_back(llvm::ConstantInt::get(n->getType(), t, /*IsSigned=*/true));
+        if (isDescriptorQuery(*call)) selectResults(call, k, n, choices);
+        else branch(call, k, n, choices);
+      }
     }
-    removeDeadChoices();
+    removeDeadChoices();  // anything left unsettled the backend reports
+  }
+
+  // The values argument k may take: the leaves of its selects and PHIs of constants (and tensors), or for
+  // a dimension, whose values are few (0-4), those its known bits allow when they keep it within them
+  // (LLVM turns `c ? 0 : 2` into arithmetic); false when neither applies.
+  bool possibleValues(const isa::IntrinsicInfo& info, llvm::CallInst& call, unsigned k, std::set<int64_t>* out) {
+    if (candidates(call.getArgOperand(k), out) && !out->empty()) return true;
+    out->clear();
+    if (static_cast<int>(k) != info.paramIndex("dim") || !call.getArgOperand(k)->getType()->isIntegerTy()) return false;
+    // Only values within the dimensions: an argument that may be anything stays an error, as at -O0.
+    const llvm::KnownBits known = llvm::computeKnownBits(call.getArgOperand(k), dl_);
+    if (known.getMaxValue().ugt(4)) return false;
+    for (uint64_t d = 0; d < 5; ++d) {
+      const llvm::APInt value(known.getBitWidth(), d);
+      if ((value & known.Zero).isZero() && (value & known.One) == known.One) out->insert(static_cast<int64_t>(d));
+    }
+    return !out->empty();
+  }
+
+  // The parameters the instruction needs at compile time: the tensor, and the ones that become switch
+  // fields (a dimension, a dimension mask, the switches).
+  static std::vector<int> compileTimeParams(const isa::IntrinsicInfo& info) {
+    return {isa::intrinsicTensorParam(info), info.paramIndex("dim"), info.paramIndex("dimmask"),
+            info.paramIndex("switches")};
   }
 
  private:
