@@ -51,6 +51,11 @@ using Edge = ModuloEdge;
 // The swing scheduler's path table grows with the square of the body, its setup with the cube.
 constexpr int kSwingMaxInstructions = 160;
 
+// IIs tried one after another before the search for one that works takes growing steps: at least this
+// many, and every II up to a third above the first (schedules that fit are not monotonic in II: a larger
+// one may need a stage less and keep more values alive at once).
+constexpr int kIiStepsOneByOne = 32;
+
 uint64_t regKey(const Reg& r) { return moduloRegKey(r); }
 
 template <class F> void forEachRead(const MInst& mi, F f) { forEachModuloRead(mi, f); }
@@ -528,10 +533,9 @@ int moduloScheduleLoops(MFunction& mf, const ModuloOptions& options, ModuloResul
           expanding ? expandableRegisters(insts) : std::map<uint64_t, ExpandableValue>{};
       std::vector<Edge> edges = dependences(insts, expandable);
       const int bound = slotBound(insts);
-      // Beyond the slot bound plus the body's critical path, overlapping iterations gains nothing.
-      int flat = 0;
-      std::vector<int> times = earliestTimes(n, edges, 1 << 16);
-      for (int i = 0; i < n; ++i) flat = std::max(flat, times[static_cast<size_t>(i)] + latency(insts[static_cast<size_t>(i)]));
+      int flat = 0;  // the body's critical path
+      const std::vector<int> earliest = earliestTimes(n, edges, 1 << 16);
+      for (int i = 0; i < n; ++i) flat = std::max(flat, earliest[static_cast<size_t>(i)] + latency(insts[static_cast<size_t>(i)]));
       // The smallest II at which the recurrences fit (a failing longest-path pass costs n rounds, so this
       // is found by bisection rather than by trying each II from the slot bound up).
       int lo = bound, hi = bound + flat;
@@ -543,7 +547,13 @@ int moduloScheduleLoops(MFunction& mf, const ModuloOptions& options, ModuloResul
       if (debug) std::fprintf(stderr, "  recurrences fit from II %d\n", lo);
       if (debug && std::getenv("TPC_DEBUG_RECURRENCE")) printLongestRecurrences(insts, edges);
       const int near = std::max(bound, lo);  // the II the swing scheduler is tried near
-      for (int at = lo; at < bound + flat && (t.empty() || at < ii); ++at) {
+      // One II: a schedule (with copies where expanding) whose registers fit, or nothing.
+      struct Candidate {
+        std::vector<int> times;
+        std::vector<MInst> expanded;
+        int ii = 0, copies = 0;
+      };
+      const auto attempt = [&](int at, Candidate* c) {
         // The iterative scheduler first: its schedules have the better record with the register allocator
         // (the swing scheduler's can keep more vectors alive). A swing schedule is taken only when it gains
         // more than a sixteenth of II. It is tried near the slot bound or the recurrences' bound, where the
@@ -551,6 +561,7 @@ int moduloScheduleLoops(MFunction& mf, const ModuloOptions& options, ModuloResul
         // of accumulating writes that must each fit within II), and only on bodies small enough for its
         // all-pairs path table.
         int found = at;
+        std::vector<int> times;
         if (swingFirst && !(times = swingSchedule(insts, edges, at)).empty()) {
           if (debug) std::fprintf(stderr, "  swing schedule at II %d\n", at);
         } else if (times = scheduleAt(insts, edges, at); times.empty() && n <= kSwingMaxInstructions && at <= near + near / 16) {
@@ -562,7 +573,7 @@ int moduloScheduleLoops(MFunction& mf, const ModuloOptions& options, ModuloResul
               break;
             }
         }
-        if (times.empty()) continue;
+        if (times.empty()) return false;
         reduceLifetimes(insts, edges, times, found);
         std::vector<MInst> expanded = insts;
         int copies = 0;
@@ -573,7 +584,7 @@ int moduloScheduleLoops(MFunction& mf, const ModuloOptions& options, ModuloResul
             // Some values find no slot for their copies at this II (the schedule without copies is the
             // fallback a larger II is compared with).
             if (debug) std::fprintf(stderr, "  II %d: %zu values find no slot for copies\n", found, failed.size());
-            continue;
+            return false;
           }
           if (debug && expanded.size() > before)
             std::fprintf(stderr, "  II %d: %zu copies carry values beyond II\n", found, expanded.size() - before);
@@ -583,15 +594,41 @@ int moduloScheduleLoops(MFunction& mf, const ModuloOptions& options, ModuloResul
           if (debug)
             std::fprintf(stderr, "  II %d: %d %s registers live, more than the core has\n", found,
                          maxLive(expanded, times, found)[static_cast<size_t>(short_)], std::string(isa::regFilePrefix(short_)).c_str());
+          return false;
+        }
+        *c = Candidate{std::move(times), std::move(expanded), found, copies};
+        return true;
+      };
+      // The smallest II that works, each II in turn for the first few, then in growing steps (a body
+      // whose registers do not fit near the slot bound may need many cycles more, and each attempt costs
+      // a schedule and a lifetime pass), and by bisection back between the last failure and a success.
+      const int end = bound + flat;  // beyond it, overlapping iterations gains nothing
+      Candidate chosen;
+      int failed = lo - 1, step = 1, failures = 0;
+      for (int at = lo; at < end && (t.empty() || at < ii);) {
+        if (!attempt(at, &chosen)) {
+          failed = at;
+          if (++failures >= kIiStepsOneByOne && at >= lo + lo / 3) step *= 2;
+          at = at + step < end || at == end - 1 ? at + step : end - 1;
           continue;
         }
-        if (debug) std::fprintf(stderr, "  %d second induction variables: II %d, %d stages\n", count, found, *std::max_element(times.begin(), times.end()) / found + 1);
+        for (int good = at; good - failed > 1;) {
+          const int mid = failed + (good - failed) / 2;
+          if (Candidate c; attempt(mid, &c)) {
+            good = mid;
+            chosen = std::move(c);
+          } else {
+            failed = mid;
+          }
+        }
+        if (!t.empty() && chosen.ii >= ii) break;
+        if (debug) std::fprintf(stderr, "  %d second induction variables: II %d, %d stages\n", count, chosen.ii, *std::max_element(chosen.times.begin(), chosen.times.end()) / chosen.ii + 1);
         unexpanded = insts;
-        trial.blocks[static_cast<size_t>(body)].insts = std::move(expanded);
+        trial.blocks[static_cast<size_t>(body)].insts = std::move(chosen.expanded);
         chosenSplit = count;
-        chosenCopies = copies;
-        t = times;
-        ii = found;
+        chosenCopies = chosen.copies;
+        t = std::move(chosen.times);
+        ii = chosen.ii;
         resMii = bound;
         mf = std::move(trial);
         break;

@@ -53,6 +53,11 @@ class Bits {
   void orWith(const Bits& o) {
     for (size_t k = 0; k < w_.size(); ++k) w_[k] |= o.w_[k];
   }
+  int count() const {
+    int c = 0;
+    for (uint64_t w : w_) c += __builtin_popcountll(w);
+    return c;
+  }
   template <class F> void forEach(F f) const {
     for (size_t k = 0; k < w_.size(); ++k)
       for (uint64_t m = w_[k]; m; m &= m - 1) f(k * 64 + static_cast<size_t>(__builtin_ctzll(m)));
@@ -255,32 +260,21 @@ class FileAllocator {
     return v;
   }
 
-  // Degree of a merged node: its distinct representative neighbours.
-  std::vector<uint32_t> repNeighbours(uint32_t r) {
+  // The representatives next to a representative (its merged members' neighbours).
+  std::vector<uint32_t> repNeighbours(uint32_t r) const {
     std::vector<uint32_t> out;
-    for (uint32_t m : members_(r))
-      for (uint32_t v : neighbours_[m]) out.push_back(find(v));
-    std::sort(out.begin(), out.end());
-    out.erase(std::unique(out.begin(), out.end()), out.end());
+    repAdj_[r].forEach([&](size_t x) { out.push_back(static_cast<uint32_t>(x)); });
     return out;
   }
 
-  std::vector<uint32_t> members_(uint32_t r) {
-    std::vector<uint32_t> m;
-    for (uint32_t v : groups_[r]) m.push_back(v);
-    return m;
-  }
-
-  bool interfere(uint32_t a, uint32_t b) {
-    for (uint32_t x : groups_[a])
-      for (uint32_t y : groups_[b])
-        if (adj_[x].test(y)) return true;
-    return false;
-  }
+  bool interfere(uint32_t a, uint32_t b) const { return repAdj_[a].test(b); }
 
   void coalesce() {
     groups_.assign(n_, {});
     for (uint32_t v = 0; v < n_; ++v) groups_[v] = {v};
+    repAdj_ = adj_;
+    std::vector<int> degree(n_);
+    for (uint32_t v = 0; v < n_; ++v) degree[v] = static_cast<int>(neighbours_[v].size());
     // Copies in hardware loop bodies first, and whenever the sides do not interfere: each one left
     // costs an instruction per iteration (these are mostly loop-carried values and their next values).
     const size_t fromLoops = loopCopies_.size();
@@ -294,14 +288,20 @@ class FileAllocator {
       if (interfere(a, b)) continue;
       if (c >= fromLoops) {
         // Briggs: the merged node has fewer than K neighbours of degree >= K.
-        std::vector<uint32_t> na = repNeighbours(a), nbv = repNeighbours(b), all;
-        std::set_union(na.begin(), na.end(), nbv.begin(), nbv.end(), std::back_inserter(all));
+        Bits both = repAdj_[a];
+        both.orWith(repAdj_[b]);
         int significant = 0;
-        for (uint32_t x : all)
-          if (x != a && x != b && static_cast<int>(repNeighbours(x).size()) >= k_) ++significant;
+        both.forEach([&](size_t x) { significant += degree[x] >= k_; });
         if (significant >= k_) continue;
       }
-      // Merge b into a.
+      // Merge b into a: b's neighbours now neighbour a; those next to both lose one.
+      repAdj_[b].forEach([&](size_t x) {
+        if (repAdj_[x].test(a)) --degree[x];
+        repAdj_[x].reset(b);
+        repAdj_[x].set(a);
+      });
+      repAdj_[a].orWith(repAdj_[b]);
+      degree[a] = repAdj_[a].count();
       parent_[b] = a;
       groups_[a].insert(groups_[a].end(), groups_[b].begin(), groups_[b].end());
       groups_[b].clear();
@@ -395,6 +395,7 @@ class FileAllocator {
   RegFile file_;
   uint32_t n_;
   std::vector<Bits> adj_;
+  std::vector<Bits> repAdj_;  // adj_ between representatives of coalesced groups (from coalesce() on)
   std::vector<std::vector<uint32_t>> neighbours_;
   std::vector<std::pair<uint32_t, uint32_t>> copies_, loopCopies_;
   std::vector<uint32_t> parent_;

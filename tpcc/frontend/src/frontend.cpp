@@ -297,7 +297,10 @@ std::string implicitHeader(const std::string& name, const std::string& arch) {
   }
   if (name == "tpc-defs.h") return kTpcDefsHeader;
   if (name == "tpc-special.h") return kTpcSpecialHeader;
-  if (name == "tpc-legacy-aliases.h") return isa::generateLegacyAliasesHeader();
+  if (name == "tpc-legacy-aliases.h") {
+    static const std::string aliases = isa::generateLegacyAliasesHeader();  // both passes over the source read it
+    return aliases;
+  }
   return {};
 }
 
