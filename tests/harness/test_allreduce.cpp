@@ -53,11 +53,13 @@ TEST(Allreduce, F32MatchesTheHostSumOnEveryDeviceCountAndAwkwardSize) {
           runs[static_cast<size_t>(comm.rank())] = device.tpc.simulatedRuns();
           out[static_cast<size_t>(comm.rank())] = std::move(v);
         });
+        std::vector<std::vector<float>> inputs;
+        for (int r = 0; r < n; ++r) inputs.push_back(inputOf(r, count));
         for (size_t i = 0; i < count; ++i) {
           long double exact = 0, mag = 0;
           for (int r = 0; r < n; ++r) {
-            exact += inputOf(r, count)[i];
-            mag += std::fabs(inputOf(r, count)[i]);
+            exact += inputs[static_cast<size_t>(r)][i];
+            mag += std::fabs(inputs[static_cast<size_t>(r)][i]);
           }
           ASSERT_LE(std::fabs(out[0][i] - exact), n * 0x1p-24L * mag) << "element " << i;
           for (int r = 1; r < n; ++r) ASSERT_EQ(std::memcmp(&out[0][i], &out[static_cast<size_t>(r)][i], 4), 0) << "device " << r;
