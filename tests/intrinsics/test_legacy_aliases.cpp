@@ -13,6 +13,7 @@
 #include <set>
 #include <sstream>
 #include <string>
+#include <unordered_set>
 #include <vector>
 
 #include "tpc/isa/intrinsics.h"
@@ -227,6 +228,41 @@ TEST(LegacyAliases, HeaderGuardsEveryAliasWithTheOptOutMacro) {
   size_t guard = h.find("#if !defined(NO_TPC_INTRINSICS_ALIASES)");
   ASSERT_NE(guard, std::string::npos);
   EXPECT_LT(guard, h.find("#define v_f32_ld_tnsr_i_vb"));
+}
+
+// The header a source gets: the aliases it names and, through them, those they expand to, each on the line
+// it has in the whole header; the names the included aliases expand to are added for the intrinsics filter.
+TEST(LegacyAliases, FilteredHeaderKeepsWhatTheSourceNamesOnTheirLines) {
+  std::unordered_set<std::string> names = {"i_i32_set_indx_s", "main", "x"};
+  std::string filtered = generateLegacyAliasesHeader(&names);
+  std::string whole = generateLegacyAliasesHeader();
+  auto lines = [](const std::string& text) {
+    std::vector<std::string> out;
+    std::istringstream in(text);
+    for (std::string line; std::getline(in, line);) out.push_back(line);
+    return out;
+  };
+  std::vector<std::string> f = lines(filtered), w = lines(whole);
+  ASSERT_EQ(f.size(), w.size());
+  std::set<std::string> defined;
+  for (size_t i = 0; i < f.size(); ++i) {
+    if (f[i].empty()) continue;
+    EXPECT_EQ(f[i], w[i]) << "line " << i + 1;
+    if (f[i].rfind("#define ", 0) == 0) defined.insert(f[i].substr(8, f[i].find_first_of("( ", 8) - 8));
+  }
+  defined.erase("TPC_LEGACY_ALIASES_H_INCLUDED");
+  EXPECT_EQ(defined, (std::set<std::string>{"i_i32_set_indx_s", "i_i32_set_indx_s_b"}));
+  EXPECT_TRUE(names.count("set_indx")) << "the intrinsic the chain ends in";
+  for (size_t i = 0; i < w.size(); ++i) {
+    if (w[i].rfind("#if", 0) == 0 || w[i].rfind("#endif", 0) == 0 || w[i].rfind("#else", 0) == 0) {
+      EXPECT_EQ(f[i], w[i]) << "conditionals are kept whole";
+    }
+  }
+
+  std::unordered_set<std::string> none = {"main"};
+  std::string empty = generateLegacyAliasesHeader(&none);
+  EXPECT_EQ(empty.find("#define v_"), std::string::npos);
+  EXPECT_EQ(none, (std::unordered_set<std::string>{"main"}));
 }
 
 }  // namespace

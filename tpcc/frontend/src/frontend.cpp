@@ -1,12 +1,13 @@
 // Clang 19 as a library. The source compiles for the 32-bit NVPTX target, whose ABI passes vector
 // values directly and whose pointers are 32 bits wide like TPC local addresses; the backend only reads
 // the IR. tpc-defs.h, tpc-intrinsics.h (generated from the intrinsic table, declaring only the intrinsics
-// the source names), tpc-special.h and tpc-legacy-aliases.h (generated from the legacy-alias rules) are
-// included implicitly from an in-memory file system.
+// the source names), tpc-special.h and tpc-legacy-aliases.h (generated from the legacy-alias rules, only
+// the aliases the source names) are included implicitly from an in-memory file system.
 #include "tpc/cc/frontend.h"
 
 #include <map>
 #include <set>
+#include <unordered_map>
 #include <unordered_set>
 
 #include <clang/AST/ASTConsumer.h>
@@ -29,6 +30,7 @@
 #include <llvm/Support/raw_ostream.h>
 
 #include "float_to_int.h"
+#include "header_function_graph.h"
 #include "implicit_headers.h"
 #include "tpc/isa/intrinsics.h"
 #include "tpc/isa/legacy_aliases.h"
@@ -41,7 +43,20 @@ namespace {
 // Reports what the core cannot run, and reads the kernel's parameter list.
 class KernelChecker : public clang::ASTConsumer, public clang::RecursiveASTVisitor<KernelChecker> {
  public:
-  KernelChecker(clang::CompilerInstance& ci, KernelSignature* signature) : ci_(ci), signature_(signature) {}
+  KernelChecker(clang::CompilerInstance& ci, KernelSignature* signature,
+                const std::unordered_set<std::string>* skippedHeaderFunctions)
+      : ci_(ci), signature_(signature), skippedHeaderFunctions_(skippedHeaderFunctions) {}
+
+  // With SkipFunctionBodies on, Clang asks each consumer before parsing a body: only the implicit headers'
+  // functions the source cannot reach are skipped (the scan's HeaderFunctionGraph found them).
+  bool shouldSkipFunctionBody(clang::Decl* d) override {
+    const auto* fd = llvm::dyn_cast<clang::FunctionDecl>(d);
+    if (!fd || !fd->getDeclName().isIdentifier()) return false;
+    // By the expansion location: a name a header macro pastes together is spelled in scratch space.
+    const clang::SourceManager& sm = ci_.getSourceManager();
+    return sm.getFilename(sm.getExpansionLoc(fd->getLocation())).starts_with(kImplicitHeaderDir) &&
+           skippedHeaderFunctions_->count(fd->getName().str()) > 0;
+  }
 
   void HandleTranslationUnit(clang::ASTContext& ctx) override {
     ctx_ = &ctx;
@@ -224,6 +239,7 @@ class KernelChecker : public clang::ASTConsumer, public clang::RecursiveASTVisit
 
   clang::CompilerInstance& ci_;
   KernelSignature* signature_;
+  const std::unordered_set<std::string>* skippedHeaderFunctions_;
   clang::ASTContext* ctx_ = nullptr;
   const clang::FunctionDecl* entry_ = nullptr;
   const clang::FunctionDecl* currentFunction_ = nullptr;
@@ -262,8 +278,9 @@ class IgnoredPragma : public clang::PragmaHandler {
 
 class CheckingAction : public clang::EmitLLVMOnlyAction {
  public:
-  CheckingAction(llvm::LLVMContext* context, KernelSignature* signature)
-      : clang::EmitLLVMOnlyAction(context), signature_(signature) {}
+  CheckingAction(llvm::LLVMContext* context, KernelSignature* signature,
+                 const std::unordered_set<std::string>* skippedHeaderFunctions)
+      : clang::EmitLLVMOnlyAction(context), signature_(signature), skippedHeaderFunctions_(skippedHeaderFunctions) {}
 
   std::unique_ptr<clang::ASTConsumer> CreateASTConsumer(clang::CompilerInstance& ci, llvm::StringRef file) override {
     clang::Preprocessor& pp = ci.getPreprocessor();
@@ -271,13 +288,14 @@ class CheckingAction : public clang::EmitLLVMOnlyAction {
     pp.AddPragmaHandler(new IgnoredPragma("loop_taken"));
     pp.AddPragmaHandler(new IgnoredPragma("tpc_printf"));
     std::vector<std::unique_ptr<clang::ASTConsumer>> consumers;
-    consumers.push_back(std::make_unique<KernelChecker>(ci, signature_));
+    consumers.push_back(std::make_unique<KernelChecker>(ci, signature_, skippedHeaderFunctions_));
     consumers.push_back(clang::EmitLLVMOnlyAction::CreateASTConsumer(ci, file));
     return std::make_unique<clang::MultiplexConsumer>(std::move(consumers));
   }
 
  private:
   KernelSignature* signature_;
+  const std::unordered_set<std::string>* skippedHeaderFunctions_;
 };
 
 std::vector<std::string> archMacros(const std::string& arch) {
@@ -298,15 +316,15 @@ std::string implicitHeader(const std::string& name, const std::string& arch) {
   if (name == "tpc-defs.h") return kTpcDefsHeader;
   if (name == "tpc-special.h") return kTpcSpecialHeader;
   if (name == "tpc-legacy-aliases.h") {
-    static const std::string aliases = isa::generateLegacyAliasesHeader();  // both passes over the source read it
-    return aliases;
+    return isa::generateLegacyAliasesHeader();
   }
   return {};
 }
 
 namespace {
 
-// The arguments of both passes over the source; tpc-intrinsics.h is whatever `intrinsicsHeader` holds.
+// The arguments of both passes over the source; tpc-intrinsics.h and tpc-legacy-aliases.h are whatever the
+// pass's GeneratedHeaders hold.
 std::vector<std::string> clangArguments(const FrontendOptions& options) {
   std::vector<std::string> args = {
       "-triple", "nvptx-nvidia-cuda", "-ffreestanding", "-fno-builtin", "-O2", "-disable-llvm-passes",
@@ -337,9 +355,15 @@ std::vector<std::string> clangArguments(const FrontendOptions& options) {
   return args;
 }
 
+// The implicit headers generated for one source: only what it names (a scan before the real pass finds out).
+struct GeneratedHeaders {
+  std::string intrinsics;  // tpc-intrinsics.h
+  std::string aliases;     // tpc-legacy-aliases.h
+};
+
 // A compiler instance over the source with the implicit headers in memory; diagnostics go to `diagnostics`
 // (owned by the instance), or to stderr when it is null. False when the arguments are rejected.
-bool setUpInstance(clang::CompilerInstance& ci, const FrontendOptions& options, const std::string& intrinsicsHeader,
+bool setUpInstance(clang::CompilerInstance& ci, const FrontendOptions& options, const GeneratedHeaders& headers,
                    clang::DiagnosticConsumer* diagnostics) {
   std::vector<std::string> args = clangArguments(options);
   std::vector<const char*> argv;
@@ -357,50 +381,125 @@ bool setUpInstance(clang::CompilerInstance& ci, const FrontendOptions& options, 
     ci.createDiagnostics(new clang::TextDiagnosticPrinter(llvm::errs(), &invocation->getDiagnosticOpts()), true);
 
   auto memory = llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>();
-  for (const char* h : {"tpc-defs.h", "tpc-special.h", "tpc-legacy-aliases.h"})
+  for (const char* h : {"tpc-defs.h", "tpc-special.h"})
     memory->addFile(fmt::format("{}/{}", kImplicitHeaderDir, h), 0, llvm::MemoryBuffer::getMemBufferCopy(implicitHeader(h, options.arch)));
-  memory->addFile(fmt::format("{}/tpc-intrinsics.h", kImplicitHeaderDir), 0, llvm::MemoryBuffer::getMemBufferCopy(intrinsicsHeader));
+  memory->addFile(fmt::format("{}/tpc-intrinsics.h", kImplicitHeaderDir), 0, llvm::MemoryBuffer::getMemBufferCopy(headers.intrinsics));
+  memory->addFile(fmt::format("{}/tpc-legacy-aliases.h", kImplicitHeaderDir), 0, llvm::MemoryBuffer::getMemBufferCopy(headers.aliases));
   auto overlay = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(llvm::vfs::getRealFileSystem());
   overlay->pushOverlay(memory);
   ci.createFileManager(overlay);
   return true;
 }
 
-// Preprocesses the source (with tpc-defs.h and tpc-special.h, without the intrinsics) and collects every
-// identifier that survives macro expansion and conditional compilation.
-class IdentifierCollector : public clang::PreprocessorFrontendAction {
+// Records the names the source's preprocessor directives test, define or undefine: an alias macro among
+// them must be defined in the real pass as before (`#ifdef v_f32_add_v_v`, a redefinition warning).
+class MacroNameCollector : public clang::PPCallbacks {
  public:
-  explicit IdentifierCollector(std::unordered_set<std::string>* names) : names_(names) {}
+  explicit MacroNameCollector(std::unordered_set<std::string>* names) : names_(names) {}
+  void MacroDefined(const clang::Token& name, const clang::MacroDirective*) override { add(name); }
+  void MacroUndefined(const clang::Token& name, const clang::MacroDefinition&, const clang::MacroDirective*) override {
+    add(name);
+  }
+  void Defined(const clang::Token& name, const clang::MacroDefinition&, clang::SourceRange) override { add(name); }
+  void Ifdef(clang::SourceLocation, const clang::Token& name, const clang::MacroDefinition&) override { add(name); }
+  void Ifndef(clang::SourceLocation, const clang::Token& name, const clang::MacroDefinition&) override { add(name); }
+  void Elifdef(clang::SourceLocation, const clang::Token& name, const clang::MacroDefinition&) override { add(name); }
+  void Elifndef(clang::SourceLocation, const clang::Token& name, const clang::MacroDefinition&) override { add(name); }
 
  private:
-  void ExecuteAction() override {
-    clang::Preprocessor& pp = getCompilerInstance().getPreprocessor();
-    pp.EnterMainSourceFile();
-    clang::Token tok;
-    do {
-      pp.Lex(tok);
-      if (tok.is(clang::tok::identifier) || tok.isAnyIdentifier())
-        if (const clang::IdentifierInfo* ii = tok.getIdentifierInfo()) names_->insert(ii->getName().str());
-    } while (tok.isNot(clang::tok::eof));
+  void add(const clang::Token& name) {
+    if (const clang::IdentifierInfo* ii = name.getIdentifierInfo()) names_->insert(ii->getName().str());
   }
   std::unordered_set<std::string>* names_;
 };
 
-// tpc-intrinsics.h declares ~1300 intrinsics in ~5000 overloads, and parsing all of them was most of the
-// compile time. The header the compiler parses declares only the intrinsics the source (or tpc-special.h)
-// names; a name the source builds by token pasting is seen too, since the scan runs after macro expansion.
-// If the scan fails (the source has a preprocessing error), the full header is used and the real pass reports.
-std::string intrinsicsHeaderFor(const FrontendOptions& options) {
+// Preprocesses the source (with tpc-defs.h and tpc-special.h, without the intrinsics and the aliases): every
+// token that survives macro expansion and conditional compilation goes to the HeaderFunctionGraph (which
+// keeps the source's identifiers and the headers' functions), every macro name a directive uses to `names`.
+class IdentifierCollector : public clang::PreprocessorFrontendAction {
+ public:
+  IdentifierCollector(std::unordered_set<std::string>* names, HeaderFunctionGraph* graph)
+      : names_(names), graph_(graph) {}
+
+ private:
+  void ExecuteAction() override {
+    clang::Preprocessor& pp = getCompilerInstance().getPreprocessor();
+    const clang::SourceManager& sm = pp.getSourceManager();
+    pp.addPPCallbacks(std::make_unique<MacroNameCollector>(names_));
+    pp.EnterMainSourceFile();
+    std::unordered_map<unsigned, bool> implicitFiles;  // FileID -> whether it is an implicit header
+    auto fromImplicitHeader = [&](clang::SourceLocation loc) {
+      clang::FileID file = sm.getFileID(sm.getExpansionLoc(loc));
+      auto [it, added] = implicitFiles.try_emplace(file.getHashValue(), false);
+      if (added) it->second = sm.getFilename(sm.getLocForStartOfFile(file)).starts_with(kImplicitHeaderDir);
+      return it->second;
+    };
+    using Token = HeaderFunctionGraph::Token;
+    clang::Token tok;
+    do {
+      pp.Lex(tok);
+      Token kind = Token::Other;
+      llvm::StringRef name;
+      if (tok.is(clang::tok::identifier) || tok.isAnyIdentifier()) {
+        if (const clang::IdentifierInfo* ii = tok.getIdentifierInfo()) {
+          name = ii->getName();
+          kind = Token::Identifier;
+        }
+      } else if (tok.is(clang::tok::l_paren)) {
+        kind = Token::LParen;
+      } else if (tok.is(clang::tok::r_paren)) {
+        kind = Token::RParen;
+      } else if (tok.is(clang::tok::l_brace)) {
+        kind = Token::LBrace;
+      } else if (tok.is(clang::tok::r_brace)) {
+        kind = Token::RBrace;
+      } else if (tok.is(clang::tok::semi)) {
+        kind = Token::Semi;
+      }
+      if (tok.isNot(clang::tok::eof)) graph_->add(kind, std::string_view(name.data(), name.size()), fromImplicitHeader(tok.getLocation()));
+    } while (tok.isNot(clang::tok::eof));
+  }
+  std::unordered_set<std::string>* names_;
+  HeaderFunctionGraph* graph_;
+};
+
+// tpc-intrinsics.h declares ~1300 intrinsics in ~5000 overloads, tpc-legacy-aliases.h defines ~5000 macros
+// and tpc-special.h ~200 functions; parsing all of them was most of the compile time. The headers the real
+// pass parses declare only the aliases the source names (and those they expand to) and the intrinsics the
+// source, those aliases and the header functions it reaches name, and the real pass skips the bodies of
+// the header functions it cannot reach. A name the source builds by token pasting is seen too, since the
+// scan runs after macro expansion. If the scan fails (the source has a preprocessing error), the full
+// headers are used and the real pass reports.
+GeneratedHeaders fullHeaders(const isa::ArchInfo& arch) {
+  return {isa::generateIntrinsicsHeader(arch), implicitHeader("tpc-legacy-aliases.h")};
+}
+
+// `unreachable` receives the header functions whose bodies the real pass may skip (HeaderFunctionGraph).
+// TPC_FULL_IMPLICIT_HEADERS=1 parses the headers whole, as a reference for the tests.
+GeneratedHeaders headersFor(const FrontendOptions& options, std::unordered_set<std::string>* unreachable) {
   const isa::ArchInfo* arch = isa::findArch(options.arch);
   if (!arch) return {};
+  if (const char* full = std::getenv("TPC_FULL_IMPLICIT_HEADERS"); full && std::string_view(full) == "1")
+    return fullHeaders(*arch);
   std::unordered_set<std::string> names;
+  HeaderFunctionGraph graph;
   clang::CompilerInstance scan;
-  if (setUpInstance(scan, options, "", new clang::IgnoringDiagConsumer())) {
-    IdentifierCollector collect(&names);
-    if (scan.ExecuteAction(collect) && !scan.getDiagnostics().hasErrorOccurred())
-      return isa::generateIntrinsicsHeader(*arch, [&](std::string_view n) { return names.count(std::string(n)) > 0; });
+  if (setUpInstance(scan, options, GeneratedHeaders{}, new clang::IgnoringDiagConsumer())) {
+    IdentifierCollector collect(&names, &graph);
+    if (scan.ExecuteAction(collect) && !scan.getDiagnostics().hasErrorOccurred()) {
+      // The source's names: its tokens, the macro names of its directives, what its aliases expand to.
+      names.insert(graph.sourceNames().begin(), graph.sourceNames().end());
+      GeneratedHeaders headers;
+      headers.aliases = isa::generateLegacyAliasesHeader(&names);  // adds the names the aliases expand to
+      graph.addSourceNames(names);
+      *unreachable = graph.unreachable();
+      std::unordered_set<std::string> reachable = graph.reachableNames();
+      headers.intrinsics =
+          isa::generateIntrinsicsHeader(*arch, [&](std::string_view n) { return reachable.count(std::string(n)) > 0; });
+      return headers;
+    }
   }
-  return isa::generateIntrinsicsHeader(*arch);
+  return fullHeaders(*arch);
 }
 
 }  // namespace
@@ -408,8 +507,10 @@ std::string intrinsicsHeaderFor(const FrontendOptions& options) {
 FrontendResult compileSource(const FrontendOptions& options, llvm::LLVMContext& context) {
   FrontendResult result;
   clang::CompilerInstance ci;
-  if (!setUpInstance(ci, options, intrinsicsHeaderFor(options), nullptr)) return result;
-  CheckingAction action(&context, &result.signature);
+  std::unordered_set<std::string> unreachable;
+  if (!setUpInstance(ci, options, headersFor(options, &unreachable), nullptr)) return result;
+  ci.getFrontendOpts().SkipFunctionBodies = !unreachable.empty();
+  CheckingAction action(&context, &result.signature, &unreachable);
   if (!ci.ExecuteAction(action) || ci.getDiagnostics().hasErrorOccurred()) return result;
   result.module = action.takeModule();
   if (result.module) roundFloatToIntConversionsToNearestEven(*result.module);

@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_set>
 #include <vector>
 
 namespace tpc::isa {
@@ -31,5 +32,11 @@ const std::vector<LegacyAliasLine>& legacyAliases();
 // with the vendor's compiler, so a kernel that names its own functions like these can opt out
 // (-DNO_TPC_INTRINSICS_ALIASES: the header is included before the source).
 std::string generateLegacyAliasesHeader();
+
+// The same header with only the aliases a source can expand: those named in `names` (the identifiers the
+// source's tokens, macro names and conditionals use) and those their expansions name, transitively. The
+// identifiers of every included expansion are added to `names`, so that a filter over the intrinsics built
+// from it keeps what the aliases expand to. Conditionals are kept whole, and every alias keeps its line.
+std::string generateLegacyAliasesHeader(std::unordered_set<std::string>* names);
 
 }  // namespace tpc::isa
