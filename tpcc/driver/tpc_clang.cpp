@@ -16,17 +16,20 @@
 #include "tpc/cc/codegen.h"
 #include "tpc/cc/frontend.h"
 #include "tpc/isa/intrinsics.h"
+#include "tpc/isa/legacy_aliases.h"
 #include "tpc/object/kernel_object.h"
 #include "tpc/support/atomic_file.h"
+
+#include "batch.h"
 
 namespace {
 
 // Clang-style single-dash long options become CLI11's double-dash form. Warning options (-Wall, -Werror,
 // -Wno-NAME, -Werror=NAME, -w) go to Clang unchanged, in order, and are taken out here.
-std::vector<std::string> normalizeArguments(int argc, char** argv, std::vector<std::string>* warnings) {
+std::vector<std::string> normalizeArguments(const std::vector<std::string>& arguments,
+                                            std::vector<std::string>* warnings) {
   std::vector<std::string> out;
-  for (int i = 1; i < argc; ++i) {
-    std::string a = argv[i];
+  for (std::string a : arguments) {
     if ((a.rfind("-W", 0) == 0 && a.size() > 2) || a == "-w") {
       warnings->push_back(a);
       continue;
@@ -47,9 +50,8 @@ void writeText(const std::string& path, const std::string& text) {
   tpc::writeFileAtomically(path, std::span(reinterpret_cast<const uint8_t*>(text.data()), text.size()));
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
+// One invocation's work: a compile, or a listing (--list-intrinsics, --print-header).
+int runCompiler(const std::vector<std::string>& arguments) {
   CLI::App app{"tpc-clang: the TPC-C compiler (C99 by default, -x c++ for C++)"};
   std::string input, output, march = "gaudi2", language = "c", std, header;
   int optLevel = 2;
@@ -72,7 +74,11 @@ int main(int argc, char** argv) {
   app.add_flag("--list-intrinsics", listIntrinsics, "print the supported intrinsics with their signatures");
   app.add_option("--print-header", header, "print an implicit header (tpc-defs.h, tpc-intrinsics.h, tpc-special.h, tpc-legacy-aliases.h)");
   app.add_flag("--print-mir", printMir, "print the backend's machine IR to stderr");
-  std::vector<std::string> args = normalizeArguments(argc, argv, &warnings);
+  std::string batchUsage;  // only for --help: main() takes --batch before this parser sees it
+  app.add_option("--batch", batchUsage,
+                 "compile every line of FILE (one compile per line, its arguments separated by tabs) in one "
+                 "invocation; must be the only option");
+  std::vector<std::string> args = normalizeArguments(arguments, &warnings);
   std::reverse(args.begin(), args.end());
   try {
     app.parse(args);
@@ -81,6 +87,10 @@ int main(int argc, char** argv) {
     return code == 0 ? 0 : 1;
   }
 
+  if (!batchUsage.empty()) {
+    std::fprintf(stderr, "tpc-clang: error: --batch FILE must be the only arguments\n");
+    return 1;
+  }
   if (listIntrinsics) {
     for (const tpc::isa::IntrinsicInfo& in : tpc::isa::allIntrinsics()) {
       if (in.name.rfind("__", 0) == 0) continue;  // our own helpers for tpc-special.h, not the public set
@@ -193,4 +203,21 @@ int main(int argc, char** argv) {
     return 1;
   }
   return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::vector<std::string> arguments(argv + 1, argv + argc);
+  if (!arguments.empty() && (arguments[0] == "--batch" || arguments[0] == "-batch")) {
+    if (arguments.size() != 2) {
+      std::fprintf(stderr, "tpc-clang: error: --batch FILE must be the only arguments\n");
+      return 1;
+    }
+    // Built once here, shared by every compile of the batch: the ISA's tables and the expanded aliases.
+    tpc::isa::allIntrinsics();
+    tpc::isa::legacyAliases();
+    return tpc::cc::runBatch(arguments[1], runCompiler);
+  }
+  return runCompiler(arguments);
 }
