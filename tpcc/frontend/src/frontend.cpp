@@ -456,12 +456,18 @@ class IdentifierCollector : public clang::PreprocessorFrontendAction {
       } else if (tok.is(clang::tok::semi)) {
         kind = Token::Semi;
       }
-      if (tok.isNot(clang::tok::eof)) graph_->add(kind, std::string_view(name.data(), name.size()), fromImplicitHeader(tok.getLocation()));
+      if (tok.isNot(clang::tok::eof))
+        graph_->add(kind, std::string_view(name.data(), name.size()), fromImplicitHeader(tok.getLocation()));
     } while (tok.isNot(clang::tok::eof));
   }
   std::unordered_set<std::string>* names_;
   HeaderFunctionGraph* graph_;
 };
+
+// The implicit headers as they are, for a source whose scan failed and for TPC_FULL_IMPLICIT_HEADERS=1.
+GeneratedHeaders fullHeaders(const isa::ArchInfo& arch) {
+  return {isa::generateIntrinsicsHeader(arch), implicitHeader("tpc-legacy-aliases.h")};
+}
 
 // tpc-intrinsics.h declares ~1300 intrinsics in ~5000 overloads, tpc-legacy-aliases.h defines ~5000 macros
 // and tpc-special.h ~200 functions; parsing all of them was most of the compile time. The headers the real
@@ -470,10 +476,6 @@ class IdentifierCollector : public clang::PreprocessorFrontendAction {
 // the header functions it cannot reach. A name the source builds by token pasting is seen too, since the
 // scan runs after macro expansion. If the scan fails (the source has a preprocessing error), the full
 // headers are used and the real pass reports.
-GeneratedHeaders fullHeaders(const isa::ArchInfo& arch) {
-  return {isa::generateIntrinsicsHeader(arch), implicitHeader("tpc-legacy-aliases.h")};
-}
-
 // `unreachable` receives the header functions whose bodies the real pass may skip (HeaderFunctionGraph).
 // TPC_FULL_IMPLICIT_HEADERS=1 parses the headers whole, as a reference for the tests.
 GeneratedHeaders headersFor(const FrontendOptions& options, std::unordered_set<std::string>* unreachable) {
