@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <string>
+#include <unordered_set>
 #include <vector>
 
 #include <CLI/CLI.hpp>
@@ -214,9 +215,11 @@ int main(int argc, char** argv) {
       std::fprintf(stderr, "tpc-clang: error: --batch FILE must be the only arguments\n");
       return 1;
     }
-    // Built once here, shared by every compile of the batch: the ISA's tables and the expanded aliases.
+    // Built once here, shared by every compile of the batch: the ISA's tables and the expanded aliases with
+    // their index by name (generating an empty selection builds both).
     tpc::isa::allIntrinsics();
-    tpc::isa::legacyAliases();
+    std::unordered_set<std::string> noNames;
+    tpc::isa::generateLegacyAliasesHeader(&noNames);
     return tpc::cc::runBatch(arguments[1], runCompiler);
   }
   return runCompiler(arguments);
