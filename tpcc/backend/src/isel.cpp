@@ -1040,17 +1040,35 @@ class Selector : public SelectionContext {
     InsnId mov = moveFor(tc.file);
     uint32_t kinds = isa::insnInfo(mov).kinds[1];
     MInst first = make(mov, tc.dtype, dst);
-    first.src[0] = tc.file == RegFile::V ? operand(sel.getFalseValue(), kinds) : sourceFor(sel.getFalseValue(), kinds);
+    first.src[0] = tc.file == RegFile::V ? operand(sel.getFalseValue(), kinds)
+                   : tc.file == RegFile::I ? selectedIndex(sel.getFalseValue(), kinds)
+                                           : sourceFor(sel.getFalseValue(), kinds);
     if (tc.file == RegFile::I) first.sw = isa::switchField(isa::SwitchField::DimMask).set(0, 0x1f);
+    // A copy the allocator may remove by giving both sides one register (a loop's counter that resets:
+    // `n - 1`, then the reset value where the predicate holds, all in the counter's register). Not for
+    // vectors: there the false value is mostly computed in the iteration too, and a copy left uncoalesced
+    // is a VPU operation the modulo scheduler did not count.
+    first.copy = first.src[0].isReg() && (tc.file == RegFile::S || tc.file == RegFile::I);
     emit(first);
     MInst second = make(mov, tc.dtype, dst);
-    second.src[0] = tc.file == RegFile::V ? operand(sel.getTrueValue(), kinds) : sourceFor(sel.getTrueValue(), kinds);
+    second.src[0] = tc.file == RegFile::V ? operand(sel.getTrueValue(), kinds)
+                    : tc.file == RegFile::I ? selectedIndex(sel.getTrueValue(), kinds)
+                                            : sourceFor(sel.getTrueValue(), kinds);
     if (tc.file == RegFile::I) second.sw = first.sw;
     second.dstIsRead = true;
     second.pred = cond;
     if (cond.file == RegFile::VP && tc.file != RegFile::V && tc.file != RegFile::VP)
       unsupported(sel, "a per-lane selection of non-vector values");
     emit(second);
+  }
+
+  // An int5 operand of a select in a loop: a coordinate step (one non-zero lane) is the shared register
+  // made once in the entry block, not two moves in every iteration (the flat loops' row-end step).
+  MOperand selectedIndex(llvm::Value* v, uint32_t kinds) {
+    if (auto* c = dyn_cast<llvm::Constant>(v); c && !c->isNullValue() && inLoop(inst_->getParent()))
+      if (auto lane = singleNonZeroLane(c); lane && hasCoordinateConstant(lane->first, static_cast<int32_t>(lane->second)))
+        return MOperand::ofReg(coordinateConstant(lane->first, static_cast<int32_t>(lane->second)));
+    return sourceFor(v, kinds);
   }
 
   MOperand sourceFor(llvm::Value* v, uint32_t kinds) {
