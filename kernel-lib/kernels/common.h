@@ -69,14 +69,26 @@
     const int5 start_ = get_index_space_offset();                                          \
     const int5 end_ = start_ + get_index_space_size();                                     \
     const int w_ = (width), d0End_ = w_ ? end_[0] * w_ : 1;                                \
-    for (int d4_ = start_[4]; d4_ < end_[4]; d4_++)                                        \
-      for (int d3_ = start_[3]; d3_ < end_[3]; d3_++)                                      \
-        for (int d2_ = start_[2]; d2_ < end_[2]; d2_++)                                    \
-          for (int d1_ = start_[1]; d1_ < end_[1]; d1_++)                                  \
+    /* Each loop sets its own dimension of the point: building all five per point is a chain \
+       of index-register writes that every point would wait for. */                        \
+    int5 point_ = 0;                                                                       \
+    for (int d4_ = start_[4]; d4_ < end_[4]; d4_++) {                                      \
+      point_[4] = d4_;                                                                     \
+      for (int d3_ = start_[3]; d3_ < end_[3]; d3_++) {                                    \
+        point_[3] = d3_;                                                                   \
+        for (int d2_ = start_[2]; d2_ < end_[2]; d2_++) {                                  \
+          point_[2] = d2_;                                                                 \
+          for (int d1_ = start_[1]; d1_ < end_[1]; d1_++) {                                \
+            point_[1] = d1_;                                                               \
             for (int d0_ = start_[0] * w_; d0_ < d0End_; d0_ += w_ ? w_ : 1) {             \
-              c = (int5){d0_, d1_, d2_, d3_, d4_};                                         \
+              c = point_;                                                                  \
+              c[0] = d0_;                                                                  \
               __VA_ARGS__                                                                  \
             }                                                                              \
+          }                                                                                \
+        }                                                                                  \
+      }                                                                                    \
+    }                                                                                      \
   }
 
 // The index space of an elementwise kernel: dimension 0 in vectors of LANES elements, the others one

@@ -14,6 +14,7 @@
 #define NP 1
 #define LD_PIECES(c, t, p) ((p)[0] = v_f32_ld_tnsr_b(c, t))
 #define ST_PIECES(c, t, p) v_f32_st_tnsr(c, t, (p)[0])
+#define ST_PIECES_IF(c, t, p, pred) v_f32_st_tnsr(c, t, (p)[0], 0, pred, 0)
 #elif defined(DT_BF16)
 #define NP 2
 #define LD_PIECES(c, t, p)                                                  \
@@ -28,6 +29,13 @@
     w_.v1 = (p)[0];                                                         \
     w_.v2 = (p)[1];                                                         \
     v_bf16_st_tnsr(c, t, v_convert_f32_to_bf16_all_b(w_));                  \
+  } while (0)
+#define ST_PIECES_IF(c, t, p, pred)                                         \
+  do {                                                                      \
+    float64_pair_t w_;                                                      \
+    w_.v1 = (p)[0];                                                         \
+    w_.v2 = (p)[1];                                                         \
+    v_bf16_st_tnsr(c, t, v_convert_f32_to_bf16_all_b(w_), 0, pred, 0);      \
   } while (0)
 #else
 #error "compile with -DDT_F32 or -DDT_BF16"
@@ -162,20 +170,27 @@ static inline int64 piece_element(int k) {
 #define FOR_ROW_WRITE(c, t, n, p, ...) FOR_ROW(c, t, n, p, 0.0f, __VA_ARGS__)
 #define FOR_ROW2(c, t, p, u, q, n, identity, ...) \
   ROW_LOOP(c, n, float64 p[NP]; float64 q[NP], { LD_PIECES(c, t, p); LD_PIECES(c, u, q); }, __VA_ARGS__)
+// Each chain j has a coordinate of its own, stepped ROW_CHAINS units at a time: with one coordinate
+// stepped by `unit` after every access, the compiler's copies of the unrolled loop would form one chain of
+// index-register adds (two cycles each), holding the loop to one load every two cycles.
 #define ROW_LOOP(c, n, decl, load, ...)                                         \
   {                                                                             \
-    const int5 base_ = c;                                                       \
+    const int5 base_ = c, stride_ = unit * ROW_CHAINS;                          \
     const int groups_ = (n) / ROW_CHAINS * ROW_CHAINS;                          \
+    int5 chain_[ROW_CHAINS];                                                    \
+    _Pragma("unroll") for (int j = 0; j < ROW_CHAINS; j++) chain_[j] = base_ + unit * j; \
     decl;                                                                       \
     for (int at0_ = 0; at0_ < groups_; at0_ += ROW_CHAINS) {                    \
       _Pragma("unroll") for (int j = 0; j < ROW_CHAINS; j++) {                  \
         const int at = at0_ + j;                                                \
         (void)at;                                                               \
+        c = chain_[j];                                                          \
         load;                                                                   \
         __VA_ARGS__                                                             \
-        c += unit;                                                              \
+        chain_[j] += stride_;                                                   \
       }                                                                         \
     }                                                                           \
+    c = chain_[0];                                                              \
     for (int at = groups_; at < (n); at++) {                                    \
       const int j = 0;                                                          \
       (void)j;                                                                  \
