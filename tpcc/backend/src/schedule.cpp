@@ -91,7 +91,17 @@ template <class F> void forEachRead(const MInst& mi, F f) {
 }
 
 // Whether two accesses of one tensor certainly touch different elements.
+bool isVectorLocal(const MInst& mi) { return mi.op == InsnId::LdLV || mi.op == InsnId::StLV; }
+
 bool disjoint(const MInst& a, const MInst& b) {
+  if (memoryOf(a) == Memory::Local && memoryOf(b) == Memory::Local) {
+    // Scalar and vector local memory are separate; within one, accesses at known addresses (local arrays
+    // indexed by constants: a batch's per-row values) touch different bytes when they are far enough apart.
+    if (isVectorLocal(a) != isVectorLocal(b)) return true;
+    if (!a.src[0].isImm() || !b.src[0].isImm()) return false;
+    const int64_t bytes = isVectorLocal(a) ? 256 : 4;
+    return std::llabs(static_cast<int64_t>(a.src[0].imm) - static_cast<int64_t>(b.src[0].imm)) >= bytes;
+  }
   if (!a.coordBase || a.coordBase != b.coordBase) return false;
   int64_t lanes = std::max(dtypeLanes(a.dtype), dtypeLanes(b.dtype));
   return std::llabs(a.coordOffset - b.coordOffset) >= lanes;
