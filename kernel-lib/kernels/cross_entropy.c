@@ -6,6 +6,15 @@
 // Labels and losses have one element per row: with labelsShifted = 0 at the row's coordinates with
 // dimension 0 at 0 (the logits' shape with dimension 0 of size 1), with labelsShifted = 1 at dimensions
 // 1-4 moved down by one (the logits' shape without dimension 0).
+// Few accumulator chains (two for f32, one for bf16, whose vectors are two pieces each): with more, the
+// exponentials' temporaries of the overlapping iterations need more vector registers than the core has,
+// and the compiler's retry gives up overlapping them (the exponential is long enough that one chain's adds
+// do not hold the loop).
+#if defined(DT_BF16)
+#define ROW_CHAINS 1
+#else
+#define ROW_CHAINS 2
+#endif
 #include "rows.h"
 
 #if !defined(AXIS_LANES)

@@ -7,6 +7,15 @@
 //                       of dy xhat and dbeta += sum of dy (f32, added to what they hold: read-modify-write
 //                       stores, row by row).
 //   -DOP_RMSNORM        y = x rstd gamma, rstd = 1 / sqrt(mean(x^2) + eps); also writes rstd.
+// Rows go in batches (FOR_EACH_BATCH): each pass over a batch's rows, then the lane trees, square roots
+// and divisions of the whole batch at once. Eight accumulator chains: a multiply-accumulate takes six
+// cycles, and four chains would hold the row loop to one vector every one and a half cycles. The row
+// loops unrolled no further (a group of 8 vectors; 8 in the writing pass, whose gamma and beta have
+// coordinates of their own): more copies fill the index registers, and the compiler's retry with fewer
+// registers gives up overlapping the loops' iterations.
+#define ROW_CHAINS 8
+#define ROW_GROUP_UNROLL 1
+#define ROW_WRITE_UNROLL 8
 #include "rows.h"
 
 #if !defined(AXIS_LANES)
@@ -21,32 +30,58 @@ static inline void store_stat(int5 c, tensor t, float64 v) {
 }
 #endif
 
+#if defined(OP_LAYERNORM) || defined(OP_RMSNORM)
+// Per row of a batch (FOR_EACH_BATCH): the accumulators' sum, then the statistics computed from it.
+__local__ float64 batch_sum[ROW_BATCH], batch_mean[ROW_BATCH], batch_rstd[ROW_BATCH];
+#endif
+
 #if defined(OP_LAYERNORM)
 
 void main(tensor x, tensor gamma, tensor beta, tensor y, tensor mean, tensor rstd, int n, float eps, float invN)
 {
   int5 c = 0;
-  FOR_EACH_POINT(c,
-    float64 s[ROW_CHAINS][1], q[ROW_CHAINS][1];
-    for (int j = 0; j < ROW_CHAINS; j++) s[j][0] = q[j][0] = 0.0f;
-    FOR_ROW(c, x, n, p, 0.0f,
-      for (int k = 0; k < NP; k++) s[j][0] += p[k];)
-    const float64 mu = ROW_SUM(COMBINE_CHAINS(ADD_F32, s, 0)) * invN;
-    FOR_ROW(c, x, n, p, 0.0f,
-      for (int k = 0; k < NP; k++) {
-        // Tail lanes were zeroed: subtracting the mean would count them.
-        const float64 d = MASK(k, p[k] - mu, 0.0f);
-        q[j][0] = v_f32_mac_b(d, d, q[j][0]);
-      })
-    const float64 r = v_rsqrt_f32(v_f32_mac_b(ROW_SUM(COMBINE_CHAINS(ADD_F32, q, 0)), invN, eps));
-    FOR_ROW_WRITE(c, x, n, p,
-      float64 g[NP], b[NP];
-      LD_ALONG(gamma, g);
-      LD_ALONG(beta, b);
-      for (int k = 0; k < NP; k++) p[k] = v_f32_mac_b((p[k] - mu) * r, g[k], b[k]);
-      ST_PIECES(c, y, p);)
-    store_stat(c, mean, mu);
-    store_stat(c, rstd, r);
+  FOR_EACH_BATCH(c, row0, rows,
+    _Pragma("unroll 1") for (int b = 0; b < rows; b++) {
+      c[1] = row0 + b;
+      float64 s[ROW_CHAINS][1];
+      for (int j = 0; j < ROW_CHAINS; j++) s[j][0] = 0.0f;
+      FOR_ROW(c, x, n, p, 0.0f,
+        for (int k = 0; k < NP; k++) s[j][0] += p[k];)
+      batch_sum[b] = COMBINE_CHAINS(ADD_F32, s, 0);
+    }
+    // Past `rows` the values are stale and unused.
+    float64 t[ROW_BATCH];
+    _Pragma("unroll") for (int b = 0; b < ROW_BATCH; b++) t[b] = ROW_SUM(batch_sum[b]);
+    const float64 m = pack_batch(t) * invN;
+    _Pragma("unroll") for (int b = 0; b < ROW_BATCH; b++) batch_mean[b] = unpack_batch(m, b);
+    _Pragma("unroll 1") for (int b = 0; b < rows; b++) {
+      c[1] = row0 + b;
+      const float64 mu = batch_mean[b];
+      float64 q[ROW_CHAINS][1];
+      for (int j = 0; j < ROW_CHAINS; j++) q[j][0] = 0.0f;
+      FOR_ROW(c, x, n, p, 0.0f,
+        for (int k = 0; k < NP; k++) {
+          // Tail lanes were zeroed: subtracting the mean would count them.
+          const float64 d = MASK(k, p[k] - mu, 0.0f);
+          q[j][0] = v_f32_mac_b(d, d, q[j][0]);
+        })
+      batch_sum[b] = COMBINE_CHAINS(ADD_F32, q, 0);
+    }
+    _Pragma("unroll") for (int b = 0; b < ROW_BATCH; b++) t[b] = ROW_SUM(batch_sum[b]);
+    const float64 r = v_rsqrt_f32(v_f32_mac_b(pack_batch(t), invN, eps));
+    _Pragma("unroll") for (int b = 0; b < ROW_BATCH; b++) batch_rstd[b] = unpack_batch(r, b);
+    _Pragma("unroll 1") for (int b = 0; b < rows; b++) {
+      c[1] = row0 + b;
+      const float64 mu = batch_mean[b], r = batch_rstd[b];
+      FOR_ROW_WRITE(c, x, n, p,
+        float64 g[NP], bt[NP];
+        LD_ALONG(gamma, g);
+        LD_ALONG(beta, bt);
+        for (int k = 0; k < NP; k++) p[k] = v_f32_mac_b((p[k] - mu) * r, g[k], bt[k]);
+        ST_PIECES(c, y, p);)
+      store_stat(c, mean, mu);
+      store_stat(c, rstd, r);
+    }
   )
 }
 
@@ -107,18 +142,30 @@ void main(tensor dy, tensor x, tensor gamma, tensor mean, tensor rstd, tensor dx
 void main(tensor x, tensor gamma, tensor y, tensor rstd, int n, float eps, float invN)
 {
   int5 c = 0;
-  FOR_EACH_POINT(c,
-    float64 q[ROW_CHAINS][1];
-    for (int j = 0; j < ROW_CHAINS; j++) q[j][0] = 0.0f;
-    FOR_ROW(c, x, n, p, 0.0f,
-      for (int k = 0; k < NP; k++) q[j][0] = v_f32_mac_b(p[k], p[k], q[j][0]);)
-    const float64 r = v_rsqrt_f32(v_f32_mac_b(ROW_SUM(COMBINE_CHAINS(ADD_F32, q, 0)), invN, eps));
-    FOR_ROW_WRITE(c, x, n, p,
-      float64 g[NP];
-      LD_ALONG(gamma, g);
-      for (int k = 0; k < NP; k++) p[k] = p[k] * r * g[k];
-      ST_PIECES(c, y, p);)
-    store_stat(c, rstd, r);
+  FOR_EACH_BATCH(c, row0, rows,
+    _Pragma("unroll 1") for (int b = 0; b < rows; b++) {
+      c[1] = row0 + b;
+      float64 q[ROW_CHAINS][1];
+      for (int j = 0; j < ROW_CHAINS; j++) q[j][0] = 0.0f;
+      FOR_ROW(c, x, n, p, 0.0f,
+        for (int k = 0; k < NP; k++) q[j][0] = v_f32_mac_b(p[k], p[k], q[j][0]);)
+      batch_sum[b] = COMBINE_CHAINS(ADD_F32, q, 0);
+    }
+    // Past `rows` the values are stale and unused.
+    float64 t[ROW_BATCH];
+    _Pragma("unroll") for (int b = 0; b < ROW_BATCH; b++) t[b] = ROW_SUM(batch_sum[b]);
+    const float64 r = v_rsqrt_f32(v_f32_mac_b(pack_batch(t), invN, eps));
+    _Pragma("unroll") for (int b = 0; b < ROW_BATCH; b++) batch_rstd[b] = unpack_batch(r, b);
+    _Pragma("unroll 1") for (int b = 0; b < rows; b++) {
+      c[1] = row0 + b;
+      const float64 r = batch_rstd[b];
+      FOR_ROW_WRITE(c, x, n, p,
+        float64 g[NP];
+        LD_ALONG(gamma, g);
+        for (int k = 0; k < NP; k++) p[k] = p[k] * r * g[k];
+        ST_PIECES(c, y, p);)
+      store_stat(c, rstd, r);
+    }
   )
 }
 

@@ -101,60 +101,43 @@ void main(tensor x, tensor out, int dim, int n, float scale)
 
 #elif defined(AXIS_LANES)
 
-// Rows in batches of ROW_BATCH along dimension 1: each row's loop leaves its lane accumulator in local
-// memory, and the batch's lane trees (six dependent swap-and-combine steps, about 50 cycles each) run
-// side by side in one block, instead of every row waiting for its own before the next row's loads.
-#define ROW_BATCH 4
+// Rows in batches (rows.h, FOR_EACH_BATCH): each row's loop leaves its lane accumulator in local memory,
+// and the batch's lane trees run side by side, instead of every row waiting for its own.
 __local__ float64 batch_acc[ROW_BATCH];
 
 void main(tensor x, tensor out, int dim, int n, float scale)
 {
-  const int5 start = get_index_space_offset();
-  const int5 end = start + get_index_space_size();
   int5 c = 0;
-  for (int d4 = start[4]; d4 < end[4]; d4++) {
-    c[4] = d4;
-    for (int d3 = start[3]; d3 < end[3]; d3++) {
-      c[3] = d3;
-      for (int d2 = start[2]; d2 < end[2]; d2++) {
-        c[2] = d2;
-        for (int d1 = start[1]; d1 < end[1]; d1 += ROW_BATCH) {
-          const int rows = end[1] - d1 < ROW_BATCH ? end[1] - d1 : ROW_BATCH;
-#pragma unroll 1
-          for (int b = 0; b < rows; b++) {
-            c[1] = d1 + b;
-            float64 chains[ROW_CHAINS][NP], acc[NP];
-            for (int j = 0; j < ROW_CHAINS; j++)
-              for (int k = 0; k < NP; k++) chains[j][k] = IDENTITY;
-            FOR_ROW(c, x, n, p, IDENTITY,
-              for (int k = 0; k < NP; k++) chains[j][k] = COMBINE(chains[j][k], p[k]);)
-            for (int k = 0; k < NP; k++) acc[k] = COMBINE_CHAINS(COMBINE, chains, k);
-            float64 r = acc[0];
-            for (int k = 1; k < NP; k++) r = COMBINE(r, acc[k]);
-            batch_acc[b] = r;
-          }
-          // The trees of the whole batch (those past `rows` combine stale values and are not stored).
-          float64 total[ROW_BATCH];
-#pragma unroll
-          for (int b = 0; b < ROW_BATCH; b++) {
-            total[b] = FINISH(batch_acc[b]);
-#if defined(OP_MEAN)
-            total[b] = total[b] * scale;
-#endif
-          }
-          // Predicated stores, not branches: the trees stay in one block.
-          c[0] = 0;
-#pragma unroll
-          for (int b = 0; b < ROW_BATCH; b++) {
-            float64 acc[NP];
-            for (int k = 0; k < NP; k++) acc[k] = total[b];
-            c[1] = d1 + b;
-            ST_PIECES_IF(c, out, acc, b < rows);
-          }
-        }
-      }
+  FOR_EACH_BATCH(c, row0, rows,
+    _Pragma("unroll 1") for (int b = 0; b < rows; b++) {
+      c[1] = row0 + b;
+      float64 chains[ROW_CHAINS][NP], acc[NP];
+      for (int j = 0; j < ROW_CHAINS; j++)
+        for (int k = 0; k < NP; k++) chains[j][k] = IDENTITY;
+      FOR_ROW(c, x, n, p, IDENTITY,
+        for (int k = 0; k < NP; k++) chains[j][k] = COMBINE(chains[j][k], p[k]);)
+      for (int k = 0; k < NP; k++) acc[k] = COMBINE_CHAINS(COMBINE, chains, k);
+      float64 r = acc[0];
+      for (int k = 1; k < NP; k++) r = COMBINE(r, acc[k]);
+      batch_acc[b] = r;
     }
-  }
+    // The trees of the whole batch (those past `rows` combine stale values and are not stored).
+    float64 total[ROW_BATCH];
+    _Pragma("unroll") for (int b = 0; b < ROW_BATCH; b++) {
+      total[b] = FINISH(batch_acc[b]);
+#if defined(OP_MEAN)
+      total[b] = total[b] * scale;
+#endif
+    }
+    // Predicated stores, not branches: the trees stay in one block.
+    c[0] = 0;
+    _Pragma("unroll") for (int b = 0; b < ROW_BATCH; b++) {
+      float64 acc[NP];
+      for (int k = 0; k < NP; k++) acc[k] = total[b];
+      c[1] = row0 + b;
+      ST_PIECES_IF(c, out, acc, b < rows);
+    }
+  )
 }
 
 #else

@@ -69,14 +69,81 @@ static inline int64 piece_element(int k) {
 
 // Independent accumulator chains a row loop keeps (FOR_ROW's j), and f over them: chains[0..3][k] combined
 // in a tree.
+#if !defined(ROW_CHAINS)
 #define ROW_CHAINS 4
+#endif
+#if ROW_CHAINS == 1
+#define COMBINE_CHAINS(f, chains, k) ((chains)[0][k])
+#elif ROW_CHAINS == 2
+#define COMBINE_CHAINS(f, chains, k) f((chains)[0][k], (chains)[1][k])
+#elif ROW_CHAINS == 4
 #define COMBINE_CHAINS(f, chains, k) f(f((chains)[0][k], (chains)[1][k]), f((chains)[2][k], (chains)[3][k]))
+#elif ROW_CHAINS == 8
+#define COMBINE_CHAINS(f, chains, k)                                                                  \
+  f(f(f((chains)[0][k], (chains)[1][k]), f((chains)[2][k], (chains)[3][k])),                         \
+    f(f((chains)[4][k], (chains)[5][k]), f((chains)[6][k], (chains)[7][k])))
+#else
+#error "ROW_CHAINS is 1, 2, 4 or 8"
+#endif
 #define ADD_F32(a, b) ((a) + (b))
 
 // (d == 0, d == 1, ..., d == 4): the step of a coordinate along dimension d.
 #define UNIT_INT5(d) ((int5){(d) == 0, (d) == 1, (d) == 2, (d) == 3, (d) == 4})
 
+// A kernel may set how many times the compiler unrolls the row loops (whose coordinates, one index
+// register per vector, and accumulators otherwise fill the register files): ROW_GROUP_UNROLL for the
+// loops over groups of ROW_CHAINS vectors, ROW_WRITE_UNROLL for FOR_ROW_WRITE.
+#if defined(ROW_GROUP_UNROLL)
+#define ROW_GROUP_UNROLL_ UNROLL_PRAGMA(ROW_GROUP_UNROLL)
+#else
+#define ROW_GROUP_UNROLL_
+#endif
+#if defined(ROW_WRITE_UNROLL)
+#define ROW_WRITE_UNROLL_ UNROLL_PRAGMA(ROW_WRITE_UNROLL)
+#else
+#define ROW_WRITE_UNROLL_
+#endif
+
 #if defined(AXIS_LANES)
+
+// The rows of this core's part in batches of up to ROW_BATCH along dimension 1 (dimensions 2-4 one point
+// at a time): the body runs once per batch with c[2..4] set, `row0` the batch's first row and `rows` the
+// number it has (1 to ROW_BATCH). A row's lanes combine in a tree of six dependent steps, often followed
+// by a square root or a division, about 50-100 cycles in which the core waits; a kernel that runs its
+// passes over each row of the batch and those chains for the whole batch at once (an unrolled loop over
+// ROW_BATCH, values kept in local memory between the passes) lets them overlap.
+#define ROW_BATCH 4
+#define FOR_EACH_BATCH(c, row0, rows, ...)                                                     \
+  {                                                                                            \
+    const int5 start_ = get_index_space_offset();                                              \
+    const int5 end_ = start_ + get_index_space_size();                                         \
+    c = 0;                                                                                     \
+    for (int d4_ = start_[4]; d4_ < end_[4]; d4_++) {                                          \
+      c[4] = d4_;                                                                              \
+      for (int d3_ = start_[3]; d3_ < end_[3]; d3_++) {                                        \
+        c[3] = d3_;                                                                            \
+        for (int d2_ = start_[2]; d2_ < end_[2]; d2_++) {                                      \
+          c[2] = d2_;                                                                          \
+          for (int row0 = start_[1]; row0 < end_[1]; row0 += ROW_BATCH) {                      \
+            const int rows = end_[1] - row0 < ROW_BATCH ? end_[1] - row0 : ROW_BATCH;           \
+            __VA_ARGS__                                                                        \
+          }                                                                                    \
+        }                                                                                      \
+      }                                                                                        \
+    }                                                                                          \
+  }
+
+// Row b's statistic (in every lane of v[b]) in lanes 16b to 16b + 15 of one vector, so that a square root
+// or a division runs once for the whole batch; unpack_batch(packed, b) is row b's value again in every lane.
+static inline float64 pack_batch(const float64 v[ROW_BATCH]) {
+  const int64 lane = as_int64(read_lane_id_4b_b());
+  float64 packed = v[ROW_BATCH - 1];
+  for (int b = ROW_BATCH - 2; b >= 0; b--) packed = v_f32_sel_less_i32_b(lane, 64 / ROW_BATCH * (b + 1), v[b], packed);
+  return packed;
+}
+static inline float64 unpack_batch(float64 packed, int b) {
+  return as_float64(__lane_shuffle_u32(as_uint64(packed), as_uchar256((uint64)(64 / ROW_BATCH * b))));
+}
 
 // Every row of this core's part: c[1..4] set, c[0] = 0.
 #define FOR_EACH_POINT(c, ...) FOR_EACH_INDEX(c, 0, __VA_ARGS__)
@@ -110,6 +177,7 @@ static inline int64 piece_element(int k) {
     const int whole_ = (n) / (LANES) * (LANES);                                                \
     const int groups_ = (n) / (ROW_CHAINS * LANES) * (ROW_CHAINS * LANES);                     \
     decl;                                                                                      \
+    ROW_GROUP_UNROLL_                                                                          \
     for (int at0_ = 0; at0_ < groups_; at0_ += ROW_CHAINS * LANES) {                           \
       _Pragma("unroll") for (int j = 0; j < ROW_CHAINS; j++) {                                 \
         const int at = at0_ + j * LANES, tail_ = 0, rem_ = LANES;                              \
@@ -146,6 +214,7 @@ static inline int64 piece_element(int k) {
 #define FOR_ROW_WRITE(c, t, n, p, ...)                                          \
   {                                                                             \
     float64 p[NP];                                                              \
+    ROW_WRITE_UNROLL_                                                           \
     for (int at = 0; at < (n); at += LANES) {                                   \
       c[0] = at;                                                                \
       LD_PIECES(c, t, p);                                                       \

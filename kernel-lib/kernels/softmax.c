@@ -2,18 +2,118 @@
 //   -DOP_SOFTMAX      out = exp(x - m) / s, m the row's maximum and s = sum exp(x - m)
 //   -DOP_LOG_SOFTMAX  out = (x - m) - log(s)
 //   -DOP_SOFTMAX_BWD  dx = y (dy - sum(dy y)), from the output gradient dy and the forward output y
-// Three passes over the row (maximum, sum, write) for the forward, two for the backward; the row's
-// statistics stay in registers.
+// Three passes over the row (maximum, sum, write) for the forward, two for the backward. Along dimension 0
+// the rows go in batches (rows.h, FOR_EACH_BATCH): each pass over the batch's rows, then the lane trees
+// (and the reciprocal or logarithm) of the whole batch at once, the rows' statistics in local memory
+// between the passes; along dimensions 1-4 the lanes are independent rows and the statistics stay in
+// registers.
+
+// Two accumulator chains for the bf16 forward (two f32 pieces per vector, each through an exponential):
+// with four, the temporaries of the overlapping iterations need more vector registers than the core has,
+// and the compiler's retry gives up overlapping them (1.6-1.9 times slower).
+#if defined(DT_BF16) && !defined(OP_SOFTMAX_BWD)
+#define ROW_CHAINS 2
+#endif
 #include "rows.h"
+
+#if !defined(OP_SOFTMAX) && !defined(OP_LOG_SOFTMAX) && !defined(OP_SOFTMAX_BWD)
+#error "compile with -DOP_SOFTMAX, -DOP_LOG_SOFTMAX or -DOP_SOFTMAX_BWD"
+#endif
+
+#if defined(AXIS_LANES)
+
+// Per row of a batch: the row's maximum (backward: sum(dy y)), then its sum's reciprocal or logarithm.
+__local__ float64 batch_a[ROW_BATCH], batch_b[ROW_BATCH];
 
 #if defined(OP_SOFTMAX) || defined(OP_LOG_SOFTMAX)
 
 void main(tensor x, tensor out, int dim, int n)
 {
   int5 c = 0;
-#if defined(AXIS_OUTER)
-  const int5 unit = UNIT_INT5(dim);
+  FOR_EACH_BATCH(c, row0, rows,
+    _Pragma("unroll 1") for (int b = 0; b < rows; b++) {
+      c[1] = row0 + b;
+      float64 m[NP], mc[ROW_CHAINS][NP];
+      for (int j = 0; j < ROW_CHAINS; j++)
+        for (int k = 0; k < NP; k++) mc[j][k] = -__builtin_inff();
+      FOR_ROW(c, x, n, p, -__builtin_inff(),
+        for (int k = 0; k < NP; k++) mc[j][k] = v_f32_max_b(mc[j][k], p[k]);)
+      for (int k = 0; k < NP; k++) m[k] = COMBINE_CHAINS(v_f32_max_b, mc, k);
+      batch_a[b] = NP == 1 ? m[0] : v_f32_max_b(m[0], m[NP - 1]);
+    }
+    // Past `rows` the values are stale and unused.
+    _Pragma("unroll") for (int b = 0; b < ROW_BATCH; b++) batch_a[b] = ROW_MAX(batch_a[b]);
+    _Pragma("unroll 1") for (int b = 0; b < rows; b++) {
+      c[1] = row0 + b;
+      const float64 m = batch_a[b];
+      float64 s[NP], sc[ROW_CHAINS][NP];
+      for (int j = 0; j < ROW_CHAINS; j++)
+        for (int k = 0; k < NP; k++) sc[j][k] = 0.0f;
+      FOR_ROW(c, x, n, p, -__builtin_inff(),
+        for (int k = 0; k < NP; k++) sc[j][k] += v_exp_f32(p[k] - m);)
+      for (int k = 0; k < NP; k++) s[k] = COMBINE_CHAINS(ADD_F32, sc, k);
+      batch_b[b] = NP == 1 ? s[0] : s[0] + s[NP - 1];
+    }
+    float64 t[ROW_BATCH];
+    _Pragma("unroll") for (int b = 0; b < ROW_BATCH; b++) t[b] = ROW_SUM(batch_b[b]);
+#if defined(OP_SOFTMAX)
+    const float64 f = v_reciprocal_f32(pack_batch(t));
+#else
+    const float64 f = v_log_f32(pack_batch(t));
 #endif
+    _Pragma("unroll") for (int b = 0; b < ROW_BATCH; b++) batch_b[b] = unpack_batch(f, b);
+    _Pragma("unroll 1") for (int b = 0; b < rows; b++) {
+      c[1] = row0 + b;
+      const float64 m = batch_a[b], r = batch_b[b];
+      FOR_ROW_WRITE(c, x, n, p,
+#if defined(OP_SOFTMAX)
+        for (int k = 0; k < NP; k++) p[k] = v_exp_f32(p[k] - m) * r;
+#else
+        for (int k = 0; k < NP; k++) p[k] = (p[k] - m) - r;
+#endif
+        ST_PIECES(c, out, p);)
+    }
+  )
+}
+
+#else  // OP_SOFTMAX_BWD
+
+void main(tensor dy, tensor y, tensor dx, int dim, int n)
+{
+  int5 c = 0;
+  FOR_EACH_BATCH(c, row0, rows,
+    _Pragma("unroll 1") for (int b = 0; b < rows; b++) {
+      c[1] = row0 + b;
+      float64 s[NP], sc[ROW_CHAINS][NP];
+      for (int j = 0; j < ROW_CHAINS; j++)
+        for (int k = 0; k < NP; k++) sc[j][k] = 0.0f;
+      FOR_ROW2(c, dy, g, y, p, n, 0.0f,
+        for (int k = 0; k < NP; k++) sc[j][k] = v_f32_mac_b(g[k], p[k], sc[j][k]);)
+      for (int k = 0; k < NP; k++) s[k] = COMBINE_CHAINS(ADD_F32, sc, k);
+      batch_a[b] = NP == 1 ? s[0] : s[0] + s[NP - 1];
+    }
+    // Past `rows` the values are stale and unused.
+    _Pragma("unroll") for (int b = 0; b < ROW_BATCH; b++) batch_a[b] = ROW_SUM(batch_a[b]);
+    _Pragma("unroll 1") for (int b = 0; b < rows; b++) {
+      c[1] = row0 + b;
+      const float64 s = batch_a[b];
+      FOR_ROW2(c, dy, g, y, p, n, 0.0f,
+        for (int k = 0; k < NP; k++) p[k] = p[k] * (g[k] - s);
+        ST_PIECES(c, dx, p);)
+    }
+  )
+}
+
+#endif
+
+#else  // AXIS_OUTER
+
+#if defined(OP_SOFTMAX) || defined(OP_LOG_SOFTMAX)
+
+void main(tensor x, tensor out, int dim, int n)
+{
+  int5 c = 0;
+  const int5 unit = UNIT_INT5(dim);
   FOR_EACH_POINT(c,
     float64 m[NP], s[NP], mc[ROW_CHAINS][NP], sc[ROW_CHAINS][NP];
     for (int j = 0; j < ROW_CHAINS; j++)
@@ -21,17 +121,9 @@ void main(tensor x, tensor out, int dim, int n)
     FOR_ROW(c, x, n, p, -__builtin_inff(),
       for (int k = 0; k < NP; k++) mc[j][k] = v_f32_max_b(mc[j][k], p[k]);)
     for (int k = 0; k < NP; k++) m[k] = COMBINE_CHAINS(v_f32_max_b, mc, k);
-#if defined(AXIS_LANES)
-    const float64 rowMax = ROW_MAX(NP == 1 ? m[0] : v_f32_max_b(m[0], m[NP - 1]));
-    for (int k = 0; k < NP; k++) m[k] = rowMax;
-#endif
     FOR_ROW(c, x, n, p, -__builtin_inff(),
       for (int k = 0; k < NP; k++) sc[j][k] += v_exp_f32(p[k] - m[k]);)
     for (int k = 0; k < NP; k++) s[k] = COMBINE_CHAINS(ADD_F32, sc, k);
-#if defined(AXIS_LANES)
-    const float64 rowSum = ROW_SUM(NP == 1 ? s[0] : s[0] + s[NP - 1]);
-    for (int k = 0; k < NP; k++) s[k] = rowSum;
-#endif
 #if defined(OP_SOFTMAX)
     float64 r[NP];
     for (int k = 0; k < NP; k++) r[k] = v_reciprocal_f32(s[k]);
@@ -48,14 +140,12 @@ void main(tensor x, tensor out, int dim, int n)
   )
 }
 
-#elif defined(OP_SOFTMAX_BWD)
+#else  // OP_SOFTMAX_BWD
 
 void main(tensor dy, tensor y, tensor dx, int dim, int n)
 {
   int5 c = 0;
-#if defined(AXIS_OUTER)
   const int5 unit = UNIT_INT5(dim);
-#endif
   FOR_EACH_POINT(c,
     float64 s[NP], sc[ROW_CHAINS][NP];
     for (int j = 0; j < ROW_CHAINS; j++)
@@ -63,16 +153,12 @@ void main(tensor dy, tensor y, tensor dx, int dim, int n)
     FOR_ROW2(c, dy, g, y, p, n, 0.0f,
       for (int k = 0; k < NP; k++) sc[j][k] = v_f32_mac_b(g[k], p[k], sc[j][k]);)
     for (int k = 0; k < NP; k++) s[k] = COMBINE_CHAINS(ADD_F32, sc, k);
-#if defined(AXIS_LANES)
-    const float64 rowSum = ROW_SUM(NP == 1 ? s[0] : s[0] + s[NP - 1]);
-    for (int k = 0; k < NP; k++) s[k] = rowSum;
-#endif
     FOR_ROW2(c, dy, g, y, p, n, 0.0f,
       for (int k = 0; k < NP; k++) p[k] = p[k] * (g[k] - s[k]);
       ST_PIECES(c, dx, p);)
   )
 }
 
-#else
-#error "compile with -DOP_SOFTMAX, -DOP_LOG_SOFTMAX or -DOP_SOFTMAX_BWD"
+#endif
+
 #endif
