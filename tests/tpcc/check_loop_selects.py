@@ -1,0 +1,98 @@
+#!/usr/bin/env python3
+"""Checks what a select costs in a hardware loop body at -O2, from the disassembly, on a loop like the kernel
+library's one-loop elementwise kernels (kernel-lib/kernels/common.h, FOR_EACH_POINT_FLAT): each iteration
+steps its coordinates along the row, or after the row's last group to the next row's first, chosen by a
+counter that counts down and starts again:
+
+- the coordinate step that is a constant is a register made once before the loop, not two index-register
+  moves of immediates in every iteration;
+- the counter's select is done in the counter's register: no scalar copy in the loop;
+- the kernel still computes what it should (tpc-sim against the native reference, tpc-sim --native).
+
+usage: check_loop_selects.py BUILD/bin
+"""
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "samples"))
+from run_samples import write_npy  # noqa: E402  (the samples' .npy helpers)
+
+SOURCE = r"""
+void main(tensor x, tensor out, int groups, int rows)
+{
+    int5 at = 0;
+    const int5 along = {128, 0, 0, 0, 0}, down = {(1 - groups) * 128, 1, 0, 0, 0};
+    int left = groups;
+    for (int n = groups * rows; n > 0; n--) {
+        int5 b = at;
+        b[0] += 64;
+        v_f32_st_tnsr(at, out, v_f32_ld_tnsr_b(at, x) * 2.0f);
+        v_f32_st_tnsr(b, out, v_f32_ld_tnsr_b(b, x) + 1.0f);
+        const int5 step = --left == 0 ? down : along;
+        left = left == 0 ? groups : left;
+        at += step;
+    }
+}
+"""
+
+
+def run(cmd):
+    p = subprocess.run(cmd, capture_output=True, text=True)
+    if p.returncode:
+        sys.exit("FAIL %s:\n%s%s" % (" ".join(cmd), p.stdout, p.stderr))
+    return p.stdout
+
+
+def loop_body(text):
+    """The bundles of the first hardware loop's body (after `loop ... end=ADDR`, up to ADDR)."""
+    lines = text.splitlines()
+    for i, line in enumerate(lines):
+        m = re.search(r"\bloop\.i32 .* end=(0x[0-9a-f]+)", line)
+        if m:
+            body = []
+            for l in lines[i + 1:]:
+                body.append(l)
+                if l.startswith(m.group(1) + ":"):
+                    return body
+    return []
+
+
+def main():
+    bin_dir = os.path.abspath(sys.argv[1])
+    tool = lambda name: os.path.join(bin_dir, name)  # noqa: E731
+    failures = 0
+    with tempfile.TemporaryDirectory() as tmp:
+        src, obj = os.path.join(tmp, "k.c"), os.path.join(tmp, "k.o")
+        open(src, "w").write(SOURCE)
+        run([tool("tpc-clang"), "-O2", "-march=gaudi2", src, "-c", "-o", obj])
+        body = loop_body(run([tool("tpc-objdump"), "-d", obj]))
+        immediates = [l for l in body if re.search(r"i_mov\.i32 i\d+, -?\d+ dmask", l)]
+        copies = [l for l in body if re.search(r"(?<![@\w])mov\.i32 s\d+, s\d+", l) and "@" not in l.split(";")[1]]
+        for ok, what in ((bool(body), "the loop is a hardware loop"),
+                         (not immediates, "no immediate index-register moves in the loop: %s" % immediates),
+                         (not copies, "no unpredicated scalar copies in the loop: %s" % copies)):
+            failures += not ok
+            print("%s %s" % ("ok  " if ok else "FAIL", what))
+
+        groups, rows = 3, 5
+        x = [float((i * 13) % 29) - 7.0 for i in range(128 * groups * rows)]
+        write_npy(os.path.join(tmp, "x.npy"), "<f4", (rows, 128 * groups), x)
+        outs = []
+        for native in (False, True):
+            out = os.path.join(tmp, "out%d.npy" % native)
+            run([tool("tpc-sim"), obj, "--cores", "1", "--index-space", "1,1,1,1,1", "-t", os.path.join(tmp, "x.npy"),
+                 "%s=f32[%d,%d]" % (out, rows, 128 * groups), "-s", str(groups), "-s", str(rows)]
+                + (["--native"] if native else []))
+            outs.append(open(out, "rb").read())
+        ok = outs[0] == outs[1]
+        failures += not ok
+        print("%s the simulator and the native reference agree" % ("ok  " if ok else "FAIL"))
+    print("%d failed" % failures)
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
