@@ -7,6 +7,8 @@ counter that counts down and starts again:
 - the coordinate step that is a constant is a register made once before the loop, not two index-register
   moves of immediates in every iteration;
 - the counter's select is done in the counter's register: no scalar copy in the loop;
+- a per-lane select with two immediates (relu's gradient: x > 0 ? dy : 0), whose second immediate must be
+  in a scalar register, takes it from a register made before the loop, not from a move in every copy;
 - the kernel still computes what it should (tpc-sim against the native reference, tpc-sim --native).
 
 usage: check_loop_selects.py BUILD/bin
@@ -30,7 +32,7 @@ void main(tensor x, tensor out, int groups, int rows)
         int5 b = at;
         b[0] += 64;
         v_f32_st_tnsr(at, out, v_f32_ld_tnsr_b(at, x) * 2.0f);
-        v_f32_st_tnsr(b, out, v_f32_ld_tnsr_b(b, x) + 1.0f);
+        v_f32_st_tnsr(b, out, v_f32_sel_grt_f32_b(v_f32_ld_tnsr_b(b, x), 0.0f, v_f32_ld_tnsr_b(at, x), 0.0f));
         const int5 step = --left == 0 ? down : along;
         left = left == 0 ? groups : left;
         at += step;
@@ -70,10 +72,13 @@ def main():
         run([tool("tpc-clang"), "-O2", "-march=gaudi2", src, "-c", "-o", obj])
         body = loop_body(run([tool("tpc-objdump"), "-d", obj]))
         immediates = [l for l in body if re.search(r"i_mov\.i32 i\d+, -?\d+ dmask", l)]
+        scalar_moves = [l for l in body if re.search(r"\bmov\.(f32|i32) s\d+, -?[0-9]", l)]
         copies = [l for l in body if re.search(r"(?<![@\w])mov\.i32 s\d+, s\d+", l) and "@" not in l.split(";")[1]]
         for ok, what in ((bool(body), "the loop is a hardware loop"),
                          (not immediates, "no immediate index-register moves in the loop: %s" % immediates),
-                         (not copies, "no unpredicated scalar copies in the loop: %s" % copies)):
+                         (not copies, "no unpredicated scalar copies in the loop: %s" % copies),
+                         (not scalar_moves, "no moves of immediates into scalar registers in the loop: %s"
+                          % scalar_moves)):
             failures += not ok
             print("%s %s" % ("ok  " if ok else "FAIL", what))
 

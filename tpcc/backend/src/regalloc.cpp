@@ -536,6 +536,13 @@ void insertSpillCode(MFunction& mf, RegFile file, const std::vector<uint32_t>& s
 }  // namespace
 
 void legalizeImmediates(MFunction& mf) {
+  // Scalars in hardware loop bodies (a select's second immediate in every unrolled copy) are made once in
+  // the entry block, for the first few distinct values: a move per use would run on the scalar slot, which
+  // often bounds the loop, in every iteration. Vectors stay where they are used (vector registers are the
+  // scarcer ones).
+  constexpr size_t kMaxLoopScalars = 6;
+  std::map<std::pair<uint32_t, DType>, Reg> loopScalars;
+  std::vector<MInst> entryMoves;
   for (MBlock& b : mf.blocks) {
     std::vector<MInst> out;
     out.reserve(b.insts.size());
@@ -551,20 +558,36 @@ void legalizeImmediates(MFunction& mf) {
         // Move it into a register of the kind the operand takes.
         uint32_t kinds = info.kinds[static_cast<size_t>(k + 1)];
         bool vector = (kinds & isa::kindBit(RegFile::V)) && !(kinds & isa::kindBit(RegFile::S));
+        const DType dtype = isa::insnInfo(mi.op).hasDType() ? mi.dtype : DType::I32;
+        const auto key = std::make_pair(mi.src[k].imm, dtype);
+        if (!vector && b.bodyIter.valid()) {
+          if (auto it = loopScalars.find(key); it != loopScalars.end()) {
+            mi.src[k] = MOperand::ofReg(it->second);
+            continue;
+          }
+        }
         Reg r = mf.newVirtual(vector ? RegFile::V : RegFile::S);
         MInst mov;
         mov.op = vector ? isa::InsnId::VpuMov : isa::InsnId::SpuMov;
-        mov.dtype = isa::insnInfo(mi.op).hasDType() ? mi.dtype : DType::I32;
+        mov.dtype = dtype;
         mov.dst = r;
         mov.src[0] = mi.src[k];
         mov.loc = mi.loc;
-        out.push_back(mov);
+        if (!vector && b.bodyIter.valid() && loopScalars.size() < kMaxLoopScalars) {
+          loopScalars[key] = r;
+          entryMoves.push_back(mov);
+        } else {
+          out.push_back(mov);
+        }
         mi.src[k] = MOperand::ofReg(r);
       }
       out.push_back(mi);
     }
     b.insts = std::move(out);
   }
+  auto& entry = mf.blocks.front().insts;
+  for (MInst& mov : entryMoves) mov.loc = entry.empty() ? SourceLoc{} : entry.front().loc;  // the kernel's start
+  entry.insert(entry.begin(), entryMoves.begin(), entryMoves.end());
 }
 
 void allocateRegisters(MFunction& mf, bool allowSpill) {
