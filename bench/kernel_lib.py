@@ -127,18 +127,19 @@ TARGET = {"elementwise": 1.10, "cast": 1.10, "random": 1.10, "optimizer": 1.10, 
 def print_summary(results):
     """By family: how many kernels, the ratio's (GEMM: the share of peak's) minimum, median and maximum, and
     how many meet the target (docs/kernel-lib.md's summary table)."""
-    print("\n| family | kernels | min | median | max | meet the target |")
-    print("|---|---|---|---|---|---|")
+    print("\n| family | kernels | min | median | max | meet the target | median ratio to 4 slots |")
+    print("|---|---|---|---|---|---|---|")
+    median = lambda v: v[len(v) // 2] if len(v) % 2 else (v[len(v) // 2 - 1] + v[len(v) // 2]) / 2  # noqa: E731
     for family in ["gemm"] + list(TARGET):
-        got = sorted(r for f, r, _ in results if f == family)
+        got = sorted(r for f, r, _, _ in results if f == family)
         if not got:
             continue
-        ok = sum(1 for f, _, good in results if f == family and good)
-        mid = got[len(got) // 2] if len(got) % 2 else (got[len(got) // 2 - 1] + got[len(got) // 2]) / 2
+        ok = sum(1 for f, _, good, _ in results if f == family and good)
+        all_slots = median(sorted(a for f, _, _, a in results if f == family))
         fmt = (lambda v: "%.0f%%" % (100 * v)) if family == "gemm" else (lambda v: "%.2f" % v)
         target = ">= 80%" if family == "gemm" else "<= %.2f" % TARGET[family]
-        print("| %s | %d | %s | %s | %s | %d (%s) |" % (family, len(got), fmt(got[0]), fmt(mid), fmt(got[-1]), ok,
-                                                        target))
+        print("| %s | %d | %s | %s | %s | %d (%s) | %.2f |" % (family, len(got), fmt(got[0]), fmt(median(got)),
+                                                               fmt(got[-1]), ok, target, all_slots))
 
 
 def measure(tool, case, tmp):
@@ -162,7 +163,7 @@ def measure(tool, case, tmp):
     busy = {k: v * slowest["cycles"] for k, v in slowest["slot_utilization"].items()}
     bound = max(busy["load"], busy["store"], busy["vpu"])
     used = sum(1 for c in stats["cores"] if c["bundles"] > 0)
-    return slowest["cycles"], bound, used
+    return slowest["cycles"], bound, busy["spu"], used
 
 
 def main():
@@ -173,26 +174,31 @@ def main():
     tool = os.path.join(args.bin, "tpc-kernels")
     guids = subprocess.run([tool, "list", "--arch", "gaudi2"], capture_output=True, text=True, check=True).stdout.split()
     results, misses = [], 0
-    print("| kernel | family | cycles | slot bound | ratio | target |")
-    print("|---|---|---|---|---|---|")
+    # The last two columns are for reading the table, not the target: the scalar slot's instructions (index
+    # arithmetic, loop control, set-up), which the slot bound leaves out, and the cycles against the busiest
+    # of all four slots (docs/kernel-lib.md, "Performance").
+    print("| kernel | family | cycles | slot bound | ratio | target | scalar slot | ratio to 4 slots |")
+    print("|---|---|---|---|---|---|---|---|")
     with tempfile.TemporaryDirectory() as tmp:
         for case in cases(guids):
             if args.only not in case.guid:
                 continue
-            cycles, bound, used = measure(tool, case, tmp)
+            cycles, bound, scalar, used = measure(tool, case, tmp)
+            all_slots = cycles / max(bound, scalar) if max(bound, scalar) else float("inf")
             if case.family == "gemm":
                 peak = case.macs / 64.0 / used
                 share = peak / cycles
                 ok = share >= 0.80
-                print("| %s | gemm | %d | %d MAC-cycles/core | %.0f%% of peak | >= 80%% %s |" % (
-                    case.guid, cycles, peak, 100 * share, "" if ok else "(missed)"))
+                print("| %s | gemm | %d | %d MAC-cycles/core | %.0f%% of peak | >= 80%% %s | %d | %.2f |" % (
+                    case.guid, cycles, peak, 100 * share, "" if ok else "(missed)", scalar, all_slots))
             else:
                 ratio = cycles / bound if bound else float("inf")
                 ok = ratio <= TARGET[case.family]
-                print("| %s | %s | %d | %d | %.2f | <= %.2f %s |" % (case.guid, case.family, cycles, bound, ratio,
-                                                                   TARGET[case.family], "" if ok else "(missed)"))
+                print("| %s | %s | %d | %d | %.2f | <= %.2f %s | %d | %.2f |" % (
+                    case.guid, case.family, cycles, bound, ratio, TARGET[case.family], "" if ok else "(missed)",
+                    scalar, all_slots))
             misses += 0 if ok else 1
-            results.append((case.family, share if case.family == "gemm" else ratio, ok))
+            results.append((case.family, share if case.family == "gemm" else ratio, ok, all_slots))
             sys.stdout.flush()
     print_summary(results)
     print("\n%d kernels miss their target" % misses)
