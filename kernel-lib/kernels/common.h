@@ -61,6 +61,21 @@
 #define PRAGMA_TEXT_(x) _Pragma(#x)
 #define UNROLL_PRAGMA(n) PRAGMA_TEXT_(unroll(n))
 
+// The points of dimensions 2-4 from start to end (int5s), each loop setting its own dimension of the int5
+// p: the loops around a kernel's walk over dimensions 0 and 1. Setting each dimension in its own loop, not
+// all five per point, spares every point a chain of index-register writes.
+#define FOR_DIMS_2_TO_4(p, start, end, ...)                                                \
+  for (int d4_ = (start)[4]; d4_ < (end)[4]; d4_++) {                                      \
+    (p)[4] = d4_;                                                                          \
+    for (int d3_ = (start)[3]; d3_ < (end)[3]; d3_++) {                                    \
+      (p)[3] = d3_;                                                                        \
+      for (int d2_ = (start)[2]; d2_ < (end)[2]; d2_++) {                                  \
+        (p)[2] = d2_;                                                                      \
+        __VA_ARGS__                                                                        \
+      }                                                                                    \
+    }                                                                                      \
+  }
+
 // Every point of this core's part of the index space, with c its coordinates: dimension 0 in steps of
 // `width` elements per point, or (width 0) not iterated, c[0] = 0 (one point a row, for kernels that loop
 // along dimension 0 themselves).
@@ -69,26 +84,16 @@
     const int5 start_ = get_index_space_offset();                                          \
     const int5 end_ = start_ + get_index_space_size();                                     \
     const int w_ = (width), d0End_ = w_ ? end_[0] * w_ : 1;                                \
-    /* Each loop sets its own dimension of the point: building all five per point is a chain \
-       of index-register writes that every point would wait for. */                        \
     int5 point_ = 0;                                                                       \
-    for (int d4_ = start_[4]; d4_ < end_[4]; d4_++) {                                      \
-      point_[4] = d4_;                                                                     \
-      for (int d3_ = start_[3]; d3_ < end_[3]; d3_++) {                                    \
-        point_[3] = d3_;                                                                   \
-        for (int d2_ = start_[2]; d2_ < end_[2]; d2_++) {                                  \
-          point_[2] = d2_;                                                                 \
-          for (int d1_ = start_[1]; d1_ < end_[1]; d1_++) {                                \
-            point_[1] = d1_;                                                               \
-            for (int d0_ = start_[0] * w_; d0_ < d0End_; d0_ += w_ ? w_ : 1) {             \
-              c = point_;                                                                  \
-              c[0] = d0_;                                                                  \
-              __VA_ARGS__                                                                  \
-            }                                                                              \
-          }                                                                                \
+    FOR_DIMS_2_TO_4(point_, start_, end_,                                                  \
+      for (int d1_ = start_[1]; d1_ < end_[1]; d1_++) {                                    \
+        point_[1] = d1_;                                                                   \
+        for (int d0_ = start_[0] * w_; d0_ < d0End_; d0_ += w_ ? w_ : 1) {                 \
+          c = point_;                                                                      \
+          c[0] = d0_;                                                                      \
+          __VA_ARGS__                                                                      \
         }                                                                                  \
-      }                                                                                    \
-    }                                                                                      \
+      })                                                                                   \
   }
 
 // The index space of an elementwise kernel: dimension 0 in vectors of LANES elements, the others one
@@ -99,19 +104,11 @@
     const int5 start_ = get_index_space_offset();                                 \
     const int5 end_ = start_ + get_index_space_size();                            \
     const int d0Start = start_[0] * LANES, d0End = end_[0] * LANES;               \
-    for (int d4_ = start_[4]; d4_ < end_[4]; d4_++) {                             \
-      c[4] = d4_;                                                                 \
-      for (int d3_ = start_[3]; d3_ < end_[3]; d3_++) {                           \
-        c[3] = d3_;                                                               \
-        for (int d2_ = start_[2]; d2_ < end_[2]; d2_++) {                         \
-          c[2] = d2_;                                                             \
-          for (int d1_ = start_[1]; d1_ < end_[1]; d1_++) {                       \
-            c[1] = d1_;                                                           \
-            __VA_ARGS__                                                           \
-          }                                                                       \
-        }                                                                         \
-      }                                                                           \
-    }                                                                             \
+    FOR_DIMS_2_TO_4(c, start_, end_,                                              \
+      for (int d1_ = start_[1]; d1_ < end_[1]; d1_++) {                           \
+        c[1] = d1_;                                                               \
+        __VA_ARGS__                                                               \
+      })                                                                          \
   }
 
 // Every index-space point of this core's part, as FOR_EACH_INDEX(c, width, ...) visits them (c[0] the

@@ -118,19 +118,11 @@ static inline int64 piece_element(int k) {
     const int5 start_ = get_index_space_offset();                                              \
     const int5 end_ = start_ + get_index_space_size();                                         \
     c = 0;                                                                                     \
-    for (int d4_ = start_[4]; d4_ < end_[4]; d4_++) {                                          \
-      c[4] = d4_;                                                                              \
-      for (int d3_ = start_[3]; d3_ < end_[3]; d3_++) {                                        \
-        c[3] = d3_;                                                                            \
-        for (int d2_ = start_[2]; d2_ < end_[2]; d2_++) {                                      \
-          c[2] = d2_;                                                                          \
-          for (int row0 = start_[1]; row0 < end_[1]; row0 += ROW_BATCH) {                      \
-            const int rows = end_[1] - row0 < ROW_BATCH ? end_[1] - row0 : ROW_BATCH;           \
-            __VA_ARGS__                                                                        \
-          }                                                                                    \
-        }                                                                                      \
-      }                                                                                        \
-    }                                                                                          \
+    FOR_DIMS_2_TO_4(c, start_, end_,                                                           \
+      for (int row0 = start_[1]; row0 < end_[1]; row0 += ROW_BATCH) {                          \
+        const int rows = end_[1] - row0 < ROW_BATCH ? end_[1] - row0 : ROW_BATCH;               \
+        __VA_ARGS__                                                                            \
+      })                                                                                       \
   }
 
 // Row b's statistic (in every lane of v[b]) in lanes 16b to 16b + 15 of one vector, so that a square root
