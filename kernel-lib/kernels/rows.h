@@ -67,8 +67,8 @@ static inline int64 piece_element(int k) {
   return NP == 1 ? lane : lane * 2 + k;
 }
 
-// Independent accumulator chains a row loop keeps (FOR_ROW's j), and f over them: chains[0..3][k] combined
-// in a tree.
+// Independent accumulator chains a row loop keeps (FOR_ROW's j; 4 unless the kernel sets ROW_CHAINS before
+// including this file), and f over them: chains[0..ROW_CHAINS - 1][k] combined in a tree.
 #if !defined(ROW_CHAINS)
 #define ROW_CHAINS 4
 #endif
@@ -109,7 +109,7 @@ static inline int64 piece_element(int k) {
 // The rows of this core's part in batches of up to ROW_BATCH along dimension 1 (dimensions 2-4 one point
 // at a time): the body runs once per batch with c[2..4] set, `row0` the batch's first row and `rows` the
 // number it has (1 to ROW_BATCH). A row's lanes combine in a tree of six dependent steps, often followed
-// by a square root or a division, about 50-100 cycles in which the core waits; a kernel that runs its
+// by a square root or a division, 50-130 cycles in which the core waits; a kernel that runs its
 // passes over each row of the batch and those chains for the whole batch at once (an unrolled loop over
 // ROW_BATCH, values kept in local memory between the passes) lets them overlap.
 #define ROW_BATCH 4
