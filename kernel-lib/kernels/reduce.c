@@ -99,7 +99,20 @@ void main(tensor x, tensor out, int dim, int n, float scale)
   )
 }
 
-#elif defined(AXIS_LANES)
+#else
+
+// acc[k]: OP over the row at c of the pieces k (the row's chains combined).
+#define ACCUMULATE_ROW(c, acc)                                                   \
+  {                                                                              \
+    float64 chains[ROW_CHAINS][NP];                                              \
+    for (int j = 0; j < ROW_CHAINS; j++)                                         \
+      for (int k = 0; k < NP; k++) chains[j][k] = IDENTITY;                      \
+    FOR_ROW(c, x, n, p, IDENTITY,                                                \
+      for (int k = 0; k < NP; k++) chains[j][k] = COMBINE(chains[j][k], p[k]);)  \
+    for (int k = 0; k < NP; k++) (acc)[k] = COMBINE_CHAINS(COMBINE, chains, k);  \
+  }
+
+#if defined(AXIS_LANES)
 
 // Rows in batches (rows.h, FOR_EACH_BATCH): each row's loop leaves its lane accumulator in local memory,
 // and the batch's lane trees run side by side, instead of every row waiting for its own.
@@ -111,12 +124,8 @@ void main(tensor x, tensor out, int dim, int n, float scale)
   FOR_EACH_BATCH(c, row0, rows,
     _Pragma("unroll 1") for (int b = 0; b < rows; b++) {
       c[1] = row0 + b;
-      float64 chains[ROW_CHAINS][NP], acc[NP];
-      for (int j = 0; j < ROW_CHAINS; j++)
-        for (int k = 0; k < NP; k++) chains[j][k] = IDENTITY;
-      FOR_ROW(c, x, n, p, IDENTITY,
-        for (int k = 0; k < NP; k++) chains[j][k] = COMBINE(chains[j][k], p[k]);)
-      for (int k = 0; k < NP; k++) acc[k] = COMBINE_CHAINS(COMBINE, chains, k);
+      float64 acc[NP];
+      ACCUMULATE_ROW(c, acc)
       float64 r = acc[0];
       for (int k = 1; k < NP; k++) r = COMBINE(r, acc[k]);
       batch_acc[b] = r;
@@ -140,33 +149,22 @@ void main(tensor x, tensor out, int dim, int n, float scale)
   )
 }
 
-#else
+#else  // AXIS_OUTER: the lanes are separate rows, stored as they are.
 
 void main(tensor x, tensor out, int dim, int n, float scale)
 {
   int5 c = 0;
-#if defined(AXIS_OUTER)
   const int5 unit = UNIT_INT5(dim);
-#endif
   FOR_EACH_POINT(c,
-    float64 chains[ROW_CHAINS][NP], acc[NP];
-    for (int j = 0; j < ROW_CHAINS; j++)
-      for (int k = 0; k < NP; k++) chains[j][k] = IDENTITY;
-    FOR_ROW(c, x, n, p, IDENTITY,
-      for (int k = 0; k < NP; k++) chains[j][k] = COMBINE(chains[j][k], p[k]);)
-    for (int k = 0; k < NP; k++) acc[k] = COMBINE_CHAINS(COMBINE, chains, k);
-#if defined(AXIS_LANES)
-    float64 r = acc[0];
-    for (int k = 1; k < NP; k++) r = COMBINE(r, acc[k]);
-    r = FINISH(r);
-    for (int k = 0; k < NP; k++) acc[k] = r;
-    c[0] = 0;
-#endif
+    float64 acc[NP];
+    ACCUMULATE_ROW(c, acc)
 #if defined(OP_MEAN)
     for (int k = 0; k < NP; k++) acc[k] = acc[k] * scale;
 #endif
     ST_PIECES(c, out, acc);
   )
 }
+
+#endif
 
 #endif
