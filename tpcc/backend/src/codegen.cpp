@@ -724,7 +724,9 @@ obj::KernelObject generateObject(llvm::Module& module, const KernelSignature& si
                               {true, {false, true, 0}}, {true, {true, false, 0}}, {true, {false, false, 0}},
                               {false, {}}};
   bool anySplit = true, anyExpansion = true;  // whether dropping them would change the first attempt
-  for (const Attempt& attempt : attempts) {
+  bool recomputed = false;                     // invariants recomputed in the loops (once, then from the start)
+  for (size_t k = 0; k < std::size(attempts); ++k) {
+    const Attempt& attempt = attempts[k];
     if (attempt.overlap &&
         ((!attempt.modulo.splitIvs && !anySplit) || (!attempt.modulo.expand && !anyExpansion)))
       continue;
@@ -741,7 +743,18 @@ obj::KernelObject generateObject(llvm::Module& module, const KernelSignature& si
       allocateRegisters(mf, options.allowSpill && !scheduled);
       break;
     } catch (const CodegenError& e) {
-      if (!e.outOfRegisters || !scheduled) throw;
+      if (!e.outOfRegisters) throw;
+      // Hoisted invariants that each hold a scalar register through a loop: one operand held instead.
+      if (e.exhausted == RegFile::S && !recomputed) {
+        recomputed = true;
+        if (recomputeInvariantsInLoops(*entry) > 0) {
+          if (std::getenv("TPC_DEBUG_MODSCHED"))
+            std::fprintf(stderr, "tpc-clang: %s; again with invariants recomputed in the loops\n", e.what());
+          k = static_cast<size_t>(-1);
+          continue;
+        }
+      }
+      if (!scheduled) throw;
       if (&attempt == &attempts[0]) {
         anySplit = modulo.splits > 0;
         anyExpansion = modulo.copies > 0;

@@ -8,6 +8,8 @@
 // pushes; among free colours the search starts after the last one handed out, spreading values over the
 // file so that the scheduler meets fewer false dependencies.
 #include <algorithm>
+#include <cstdio>
+#include <cstdlib>
 #include <map>
 #include <optional>
 #include <numeric>
@@ -88,6 +90,7 @@ class FileAllocator {
     buildInterference();
     coalesce();
     colour();
+    if (!uncoloured_.empty() && std::getenv("TPC_DEBUG_REGALLOC")) printMaxLive();
     if (!uncoloured_.empty()) return uncoloured_;
     rewrite();
     return {};
@@ -116,6 +119,26 @@ class FileAllocator {
 
  private:
   bool mine(const Reg& r) const { return isVirtual(r) && r.file == file_; }
+
+  // TPC_DEBUG_REGALLOC: where the most values of the file are live, and their definitions.
+  void printMaxLive() const {
+    const std::string prefix(isa::regFilePrefix(file_));
+    std::fprintf(stderr, "regalloc: %d %s values live before bb%zu instruction %zu; defined by:\n", maxLive_.count,
+                 prefix.c_str(), maxLive_.block, maxLive_.inst);
+    maxLive_.live.forEach([&](size_t v) {
+      std::string where = "(parameter)";
+      for (size_t b = 0; b < mf_.blocks.size(); ++b)
+        for (const MInst& mi : mf_.blocks[b].insts)
+          if (mine(mi.dst) && mi.dst.id == v) where = fmt::format("bb{}: {}", b, isa::insnInfo(mi.op).mnemonic);
+      std::fprintf(stderr, "  %%%s%zu %s\n", prefix.c_str(), v, where.c_str());
+    });
+  }
+
+  struct MaxLive {
+    int count = -1;
+    size_t block = 0, inst = 0;
+    Bits live;
+  } maxLive_;
 
   void addEdge(uint32_t a, uint32_t b) {
     if (a == b || adj_[a].test(b)) return;
@@ -244,6 +267,7 @@ class FileAllocator {
         forEachRead(mi, [&](const Reg& r) {
           if (reads(b, k, r)) live.set(r.id);
         });
+        if (live.count() > maxLive_.count) maxLive_ = {live.count(), b, k, live};
       }
       // Values live on entry to the kernel (parameters) are all alive together.
       if (b == 0) {
@@ -460,7 +484,7 @@ void insertSpillCode(MFunction& mf, RegFile file, const std::vector<uint32_t>& s
     if (addr + size > limit)
       throw CodegenError(fmt::format("the kernel needs more {} registers than the core has, and their spill "
                                      "slots do not fit in local memory", isa::regFilePrefix(file)),
-                         definitionLoc(mf, file, {v}), /*outOfRegisters=*/true);
+                         definitionLoc(mf, file, {v}), /*outOfRegisters=*/true, file);
     used = std::max(used, addr + size);
     slot[v] = addr;
   }
@@ -472,7 +496,7 @@ void insertSpillCode(MFunction& mf, RegFile file, const std::vector<uint32_t>& s
       if (isSpilled(*r))
         throw CodegenError(fmt::format("the kernel needs more {} registers than the core has around a loop or "
                                        "branch", isa::regFilePrefix(file)),
-                           b.endLoc.line ? b.endLoc : definitionLoc(mf, file, {r->id}), /*outOfRegisters=*/true);
+                           b.endLoc.line ? b.endLoc : definitionLoc(mf, file, {r->id}), /*outOfRegisters=*/true, file);
     std::vector<MInst> out;
     out.reserve(b.insts.size());
     for (MInst mi : b.insts) {
@@ -606,7 +630,7 @@ void allocateRegisters(MFunction& mf, bool allowSpill) {
         throw CodegenError(fmt::format("the kernel needs more {} registers than the core has ({}) at one point; "
                                        "simplify the code or split the kernel",
                                        isa::regFilePrefix(file), allocatable(file).size()),
-                           definitionLoc(mf, file, uncoloured), /*outOfRegisters=*/true);
+                           definitionLoc(mf, file, uncoloured), /*outOfRegisters=*/true, file);
       insertSpillCode(mf, file, uncoloured, allocator.spillSlots(uncoloured));
       spilled = true;
     }

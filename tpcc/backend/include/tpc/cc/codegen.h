@@ -38,6 +38,12 @@ void dispatchTensorChoices(llvm::Function& f, const KernelSignature& signature);
 void unrollAndJam(llvm::Function& f, const KernelSignature& signature);
 bool hasUnrollAndJamCandidate(llvm::Function& f, const KernelSignature& signature);
 
+// Uses in innermost loops of hoisted scalars that are one cheap operation with a constant away from a
+// shared operand (chains of them too, and their splats) compute them again next to the use, so that one
+// register holds the operand instead of one per value: for when the scalar registers run out
+// (invariant_recompute.cpp). Returns how many uses changed.
+size_t recomputeInvariantsInLoops(llvm::Function& f);
+
 // Integer division and remainder of vectors as long division in vector IR (vector_division.cpp).
 void expandVectorDivision(llvm::Function& f);
 

@@ -34,10 +34,12 @@ inline constexpr const char* kImplicitHeaderDir = "/tpc-clang/include";
 // An error in code generation, with the source position when the IR carries it.
 class CodegenError : public std::runtime_error {
  public:
-  CodegenError(const std::string& message, SourceLoc loc = {}, bool outOfRegisters = false)
-      : std::runtime_error(message), loc(loc), outOfRegisters(outOfRegisters) {}
+  CodegenError(const std::string& message, SourceLoc loc = {}, bool outOfRegisters = false,
+               RegFile exhausted = RegFile::None)
+      : std::runtime_error(message), loc(loc), outOfRegisters(outOfRegisters), exhausted(exhausted) {}
   SourceLoc loc;
   bool outOfRegisters;  // the allocator ran out: less unrolling may fit
+  RegFile exhausted;    // the register file that ran out, when known
 };
 
 MFunction selectInstructions(llvm::Function& entry, const KernelSignature& signature);
