@@ -59,7 +59,9 @@ void main(tensor w, tensor grad, tensor m, tensor v, tensor wOut, tensor mOut, t
   FOR_EACH_GROUP(c,
     float64 g[2];
     LOAD_GRADS(c, grad, g);
-    for (int h = 0; h < 2; h++) {
+    // Unrolled by hand: LLVM leaves a body this long (a square root and a division) as a loop of two
+    // iterations, which would be the innermost loop, the one the compiler overlaps.
+    _Pragma("unroll") for (int h = 0; h < 2; h++) {
       int5 ch = c;
       ch[0] += 64 * h;
       const float64 wv = v_f32_ld_tnsr_b(ch, w) * decay;
