@@ -90,9 +90,9 @@ template <class F> void forEachRead(const MInst& mi, F f) {
   if (readsDst && mi.dst.valid()) f(mi.dst);
 }
 
-// Whether two accesses of one tensor certainly touch different elements.
 bool isVectorLocal(const MInst& mi) { return mi.op == InsnId::LdLV || mi.op == InsnId::StLV; }
 
+// Whether two accesses of one memory (a tensor, or local memory) certainly touch different elements.
 bool disjoint(const MInst& a, const MInst& b) {
   if (memoryOf(a) == Memory::Local && memoryOf(b) == Memory::Local) {
     // Scalar and vector local memory are separate; within one, accesses at known addresses (local arrays
