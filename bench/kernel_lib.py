@@ -117,6 +117,10 @@ def cases(guids):
         else:
             lo = 0.01 if op in ("log", "sqrt", "rsqrt", "reciprocal") else -4.0
             out.append(Case(g, "elementwise", [(t, shape)], [(t, shape)], lo=lo))
+        if op == "gelu":  # the tanh form is a loop of its own
+            last = out[-1]
+            out.append(Case(g + " approximate=1", last.family, last.inputs, last.outputs, ["approximate=1"], last.lo,
+                            last.hi))
     return out
 
 
