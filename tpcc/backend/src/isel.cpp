@@ -1451,9 +1451,25 @@ class Selector : public SelectionContext {
     return MOperand::ofReg(reg(ptr));
   }
 
-  // Strips the vector-local tag from an address operand.
+  // Strips the vector-local tag from an address operand. An address made in this block by adding a tagged
+  // constant (an element of a local array) is made again with the constant untagged: the two adds run side
+  // by side instead of an `and` after the add (and the tagged one goes if nothing else reads it).
   MOperand untag(MOperand addr) {
     if (addr.isImm()) return MOperand::ofImm(addr.imm & ~kVectorLocalTag);
+    const std::vector<MInst>& insts = mf_.blocks[static_cast<size_t>(cur_)].insts;
+    for (auto it = insts.rbegin(); it != insts.rend(); ++it) {
+      if (!(it->dst == addr.reg)) continue;
+      if (it->op == InsnId::SpuAdd && !it->pred.valid() && it->src[0].isReg() && it->src[1].isImm() &&
+          (it->src[1].imm & kVectorLocalTag)) {
+        MInst again = *it;
+        again.dst = newReg(RegFile::S);
+        again.src[1] = MOperand::ofImm(it->src[1].imm & ~kVectorLocalTag);
+        again.variables.clear();
+        emit(again);
+        return MOperand::ofReg(again.dst);
+      }
+      break;
+    }
     Reg r = newReg(RegFile::S);
     MInst m = make(InsnId::SpuAnd, DType::U32, r);
     m.src[0] = addr;
@@ -1538,9 +1554,12 @@ class Selector : public SelectionContext {
       addTo(dst, base, static_cast<uint32_t>(constOff.getZExtValue()));
       return;
     }
-    // base + sum(index * element size)
-    MOperand acc = base;
+    // base + sum(index * element size), a constant base added with the constant indices (one add, which
+    // untag() can redo without the vector-local tag).
+    std::optional<MOperand> acc;
     uint32_t constant = 0;
+    if (base.isImm()) constant = base.imm;
+    else acc = base;
     for (auto it = llvm::gep_type_begin(gep); it != llvm::gep_type_end(gep); ++it) {
       llvm::Value* idx = it.getOperand();
       uint64_t scale;
@@ -1569,14 +1588,18 @@ class Selector : public SelectionContext {
       } else {
         emit(m);
       }
+      if (!acc) {
+        acc = MOperand::ofReg(scaled);
+        continue;
+      }
       Reg sum = newReg(RegFile::S);
       MInst add = make(InsnId::SpuAdd, DType::I32, sum);
       add.src[0] = MOperand::ofReg(scaled);
-      add.src[1] = acc;
+      add.src[1] = *acc;
       emit(add);
       acc = MOperand::ofReg(sum);
     }
-    addTo(dst, acc, constant);
+    addTo(dst, acc ? *acc : MOperand::ofImm(0), constant);
   }
 
   void addTo(Reg dst, MOperand base, uint32_t offset) {
@@ -1584,6 +1607,10 @@ class Selector : public SelectionContext {
       MInst m = make(InsnId::SpuMov, DType::I32, dst);
       m.src[0] = MOperand::ofImm(base.imm + offset);
       emit(m);
+      return;
+    }
+    if (offset == 0) {
+      emitCopy(dst, base.reg);
       return;
     }
     MInst m = make(InsnId::SpuAdd, DType::I32, dst);
