@@ -10,9 +10,10 @@ usage: check_invariant_recompute.py BUILD/bin
 """
 import json
 import os
-import subprocess
 import sys
 import tempfile
+
+from kernel_checks import KernelChecks
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "samples"))
 from run_samples import read_npy, write_npy  # noqa: E402  (the samples' .npy helpers)
@@ -45,48 +46,27 @@ def host(x, key):
     return out
 
 
-def run(cmd):
-    p = subprocess.run(cmd, capture_output=True, text=True)
-    if p.returncode:
-        sys.exit("FAIL %s:\n%s%s" % (" ".join(cmd), p.stdout, p.stderr))
-    return p.stdout
-
-
 def main():
-    bin_dir = os.path.abspath(sys.argv[1])
-    tool = lambda name: os.path.join(bin_dir, name)  # noqa: E731
-    failures = 0
     points, key = 32, 12345
     with tempfile.TemporaryDirectory() as tmp:
-        src, obj = os.path.join(tmp, "k.c"), os.path.join(tmp, "k.o")
-        open(src, "w").write(SOURCE)
-        run([tool("tpc-clang"), "-O2", "-march=gaudi2", src, "-c", "-o", obj])
+        k = KernelChecks(sys.argv[1], tmp)
+        obj, _ = k.compile(SOURCE)
         x = [(i * 2654435761) & 0x7FFFFFFF for i in range(64 * points)]
-        write_npy(os.path.join(tmp, "x.npy"), "<i4", (64 * points,), x)
+        write_npy(k.path("x.npy"), "<i4", (64 * points,), x)
         results = {}
         for mode in ("sim", "native"):
-            y = os.path.join(tmp, "y_%s.npy" % mode)
-            cmd = [tool("tpc-sim"), obj, "--cores", "1", "--index-space", "%d,1,1,1,1" % points,
-                   "-t", os.path.join(tmp, "x.npy"), "%s=i32[%d]" % (y, 64 * points), "-s", str(key)]
-            if mode == "sim":
-                cmd += ["--json", os.path.join(tmp, "stats.json")]
-            run(cmd + (["--native"] if mode == "native" else []))
+            y = k.path("y_%s.npy" % mode)
+            args = ["--cores", "1", "--index-space", "%d,1,1,1,1" % points, "-t", k.path("x.npy"),
+                    "%s=i32[%d]" % (y, 64 * points), "-s", str(key)]
+            k.simulate(obj, args + (["--json", k.path("stats.json")] if mode == "sim" else []), native=mode == "native")
             results[mode] = read_npy(y)[1]
-        ok = results["sim"] == host(x, key)
-        failures += not ok
-        print("%s the simulator's result equals the host's arithmetic" % ("ok  " if ok else "FAIL"))
-        ok = results["sim"] == results["native"]
-        failures += not ok
-        print("%s simulator and native reference agree" % ("ok  " if ok else "FAIL"))
-        core = json.load(open(os.path.join(tmp, "stats.json")))["cores"][0]
-        bound = core["slot_utilization"]["vpu"] * core["cycles"]
-        ratio = core["cycles"] / bound
-        ok = ratio <= 1.25
-        failures += not ok
-        print("%s the loop overlaps its iterations: %d cycles, %.2fx its VPU slot bound (at most 1.25)"
-              % ("ok  " if ok else "FAIL", core["cycles"], ratio))
-    print("%d failed" % failures)
-    return 1 if failures else 0
+        k.check(results["sim"] == host(x, key), "the simulator's result equals the host's arithmetic")
+        k.check(results["sim"] == results["native"], "simulator and native reference agree")
+        core = json.load(open(k.path("stats.json")))["cores"][0]
+        ratio = core["cycles"] / (core["slot_utilization"]["vpu"] * core["cycles"])
+        k.check(ratio <= 1.25, "the loop overlaps its iterations: %d cycles, %.2fx its VPU slot bound (at most 1.25)"
+                % (core["cycles"], ratio))
+        return k.finish()
 
 
 if __name__ == "__main__":

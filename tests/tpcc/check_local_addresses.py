@@ -9,9 +9,10 @@ usage: check_local_addresses.py BUILD/bin
 """
 import os
 import re
-import subprocess
 import sys
 import tempfile
+
+from kernel_checks import KernelChecks
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "samples"))
 from run_samples import read_npy, write_npy  # noqa: E402  (the samples' .npy helpers)
@@ -35,48 +36,30 @@ void main(tensor x, tensor y, int n)
 """
 
 
-def run(cmd):
-    p = subprocess.run(cmd, capture_output=True, text=True)
-    if p.returncode:
-        sys.exit("FAIL %s:\n%s%s" % (" ".join(cmd), p.stdout, p.stderr))
-    return p.stdout
-
-
 def main():
-    bin_dir = os.path.abspath(sys.argv[1])
-    tool = lambda name: os.path.join(bin_dir, name)  # noqa: E731
-    failures = 0
     with tempfile.TemporaryDirectory() as tmp:
-        src, obj = os.path.join(tmp, "k.c"), os.path.join(tmp, "k.o")
-        open(src, "w").write(SOURCE)
-        run([tool("tpc-clang"), "-O2", "-march=gaudi2", src, "-c", "-o", obj])
-        text = run([tool("tpc-objdump"), "-d", obj])
+        k = KernelChecks(sys.argv[1], tmp)
+        obj, text = k.compile(SOURCE)
         # rows_ starts at byte 768 of the vector local memory, after pad_.
         untagged = re.findall(r"add\.i32 s\d+, s\d+, 768\b", text)
         masks = re.findall(r"and\.u32 s\d+, s\d+, 2147483647", text)
         zero_adds = re.findall(r"add\.i32 s\d+, s\d+, 0\n", text)
-        ok = len(untagged) >= 2 and not masks and not zero_adds
-        failures += not ok
-        print("%s element addresses: %d adds of the untagged base, %d tag masks, %d adds of 0"
-              % ("ok  " if ok else "FAIL", len(untagged), len(masks), len(zero_adds)))
+        k.check(len(untagged) >= 2 and not masks and not zero_adds,
+                "element addresses: %d adds of the untagged base, %d tag masks, %d adds of 0"
+                % (len(untagged), len(masks), len(zero_adds)))
         x = [float((i * 37) % 101) / 8.0 - 3.0 for i in range(64 * 4)]
-        write_npy(os.path.join(tmp, "x.npy"), "<f4", (4, 64), x)
+        write_npy(k.path("x.npy"), "<f4", (4, 64), x)
         results = {}
         for mode in ("sim", "native"):
-            y = os.path.join(tmp, "y_%s.npy" % mode)
-            cmd = [tool("tpc-sim"), obj, "--cores", "1", "--index-space", "1,1,1,1,1",
-                   "-t", os.path.join(tmp, "x.npy"), y + "=f32[4,64]", "-s", "4"]
-            run(cmd + (["--native"] if mode == "native" else []))
+            y = k.path("y_%s.npy" % mode)
+            k.simulate(obj, ["--cores", "1", "--index-space", "1,1,1,1,1", "-t", k.path("x.npy"), y + "=f32[4,64]",
+                             "-s", "4"], native=mode == "native")
             results[mode] = read_npy(y)[1]
         want = [x[(3 - r) * 64 + i] * 2.0 + 1.0 for r in range(4) for i in range(64)]
-        ok = all(abs(a - b) < 1e-6 for a, b in zip(results["sim"], want)) and len(results["sim"]) == len(want)
-        failures += not ok
-        print("%s the rows come back reversed, doubled and incremented" % ("ok  " if ok else "FAIL"))
-        ok = results["sim"] == results["native"]
-        failures += not ok
-        print("%s simulator and native reference agree" % ("ok  " if ok else "FAIL"))
-    print("%d failed" % failures)
-    return 1 if failures else 0
+        k.check(len(results["sim"]) == len(want) and all(abs(a - b) < 1e-6 for a, b in zip(results["sim"], want)),
+                "the rows come back reversed, doubled and incremented")
+        k.check(results["sim"] == results["native"], "simulator and native reference agree")
+        return k.finish()
 
 
 if __name__ == "__main__":

@@ -14,10 +14,10 @@ usage: check_local_memory_schedule.py BUILD/bin
 """
 import os
 import re
-import struct
-import subprocess
 import sys
 import tempfile
+
+from kernel_checks import KernelChecks
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "samples"))
 from run_samples import read_npy, write_npy  # noqa: E402  (the samples' .npy helpers)
@@ -53,57 +53,37 @@ void main(tensor x, tensor y, tensor z, int k, int n)
 """
 
 
-def run(cmd):
-    p = subprocess.run(cmd, capture_output=True, text=True)
-    if p.returncode:
-        sys.exit("FAIL %s:\n%s%s" % (" ".join(cmd), p.stdout, p.stderr))
-    return p.stdout
-
-
 def main():
-    bin_dir = os.path.abspath(sys.argv[1])
-    tool = lambda name: os.path.join(bin_dir, name)  # noqa: E731
-    failures = 0
     with tempfile.TemporaryDirectory() as tmp:
-        src, obj = os.path.join(tmp, "k.c"), os.path.join(tmp, "k.o")
-        open(src, "w").write(SOURCE)
-        run([tool("tpc-clang"), "-O2", "-march=gaudi2", src, "-c", "-o", obj])
-        text = run([tool("tpc-objdump"), "-d", obj])
+        k = KernelChecks(sys.argv[1], tmp)
+        obj, text = k.compile(SOURCE)
         # The unrolled block: loads of in_ at constant addresses 0..768, stores into out_ at 1024..1792.
         loads = [i for i, l in enumerate(text.splitlines()) if re.search(r"ld_l_v\.f32 v\d+, (0|256|512|768)\b", l)]
         stores = [i for i, l in enumerate(text.splitlines()) if re.search(r"st_l_v\.f32 (1024|1280|1536|1792),", l)]
-        ok = len(loads) >= 4 and len(stores) == 4 and max(loads[:4]) < min(stores)
-        failures += not ok
-        print("%s the four chains overlap (loads of in_ at lines %s, stores into out_ at %s)"
-              % ("ok  " if ok else "FAIL", loads[:4], stores))
+        k.check(len(loads) >= 4 and len(stores) == 4 and max(loads[:4]) < min(stores),
+                "the four chains overlap (loads of in_ at lines %s, stores into out_ at %s)" % (loads[:4], stores))
 
         x = [float((i * 37) % 101) / 8.0 - 3.0 for i in range(64 * 4)]
-        write_npy(os.path.join(tmp, "x.npy"), "<f4", (4, 64), x)
+        write_npy(k.path("x.npy"), "<f4", (4, 64), x)
         outputs = {}
         for mode in ("sim", "native"):
-            y, z = os.path.join(tmp, "y_%s.npy" % mode), os.path.join(tmp, "z_%s.npy" % mode)
-            for k in (5, 6):
-                cmd = [tool("tpc-sim"), obj, "--cores", "1", "--index-space", "1,1,1,1,1",
-                       "-t", os.path.join(tmp, "x.npy"), y + "=f32[4,64]", z + "=f32[2,64]", "-s", str(k), "-s", "4"]
-                run(cmd + (["--native"] if mode == "native" else []))
-                outputs[(mode, k)] = (open(y, "rb").read(), read_npy(z))
-        for k in (5, 6):
-            same = outputs[("sim", k)][0] == outputs[("native", k)][0] and \
-                   outputs[("sim", k)][1] == outputs[("native", k)][1]
-            failures += not same
-            print("%s k=%d: simulator and native reference agree" % ("ok  " if same else "FAIL", k))
+            y, z = k.path("y_%s.npy" % mode), k.path("z_%s.npy" % mode)
+            for kk in (5, 6):
+                k.simulate(obj, ["--cores", "1", "--index-space", "1,1,1,1,1", "-t", k.path("x.npy"), y + "=f32[4,64]",
+                                 z + "=f32[2,64]", "-s", str(kk), "-s", "4"], native=mode == "native")
+                outputs[(mode, kk)] = (open(y, "rb").read(), read_npy(z))
+        for kk in (5, 6):
+            k.check(outputs[("sim", kk)] == outputs[("native", kk)], "k=%d: simulator and native reference agree" % kk)
             # The ordered part, against values computed here: z[0] = in_[1] + the low byte of k, z[1] =
             # in_[2] (v + 2 where k is odd, else x's row 2).
-            _, zs = outputs[("sim", k)][1]
+            _, zs = outputs[("sim", kk)][1]
             v0, row2 = x[:64], x[128:192]
-            want1 = [v + (2.0 if k % 2 == 0 else 1.0) + (k & 0xff) for v in v0]
-            want2 = [v + 2.0 for v in v0] if k % 2 else row2
+            want1 = [v + (2.0 if kk % 2 == 0 else 1.0) + (kk & 0xff) for v in v0]
+            want2 = [v + 2.0 for v in v0] if kk % 2 else row2
             ok1 = all(abs(a - b) < 1e-6 for a, b in zip(zs[:64], want1))
             ok2 = all(abs(a - b) < 1e-6 for a, b in zip(zs[64:], want2))
-            failures += not (ok1 and ok2)
-            print("%s k=%d: overlapping local accesses keep their order" % ("ok  " if ok1 and ok2 else "FAIL", k))
-    print("%d failed" % failures)
-    return 1 if failures else 0
+            k.check(ok1 and ok2, "k=%d: overlapping local accesses keep their order" % kk)
+        return k.finish()
 
 
 if __name__ == "__main__":

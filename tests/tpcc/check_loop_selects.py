@@ -15,9 +15,10 @@ usage: check_loop_selects.py BUILD/bin
 """
 import os
 import re
-import subprocess
 import sys
 import tempfile
+
+from kernel_checks import KernelChecks
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "samples"))
 from run_samples import write_npy  # noqa: E402  (the samples' .npy helpers)
@@ -41,13 +42,6 @@ void main(tensor x, tensor out, int groups, int rows)
 """
 
 
-def run(cmd):
-    p = subprocess.run(cmd, capture_output=True, text=True)
-    if p.returncode:
-        sys.exit("FAIL %s:\n%s%s" % (" ".join(cmd), p.stdout, p.stderr))
-    return p.stdout
-
-
 def loop_body(text):
     """The bundles of the first hardware loop's body (after `loop ... end=ADDR`, up to ADDR)."""
     lines = text.splitlines()
@@ -63,40 +57,29 @@ def loop_body(text):
 
 
 def main():
-    bin_dir = os.path.abspath(sys.argv[1])
-    tool = lambda name: os.path.join(bin_dir, name)  # noqa: E731
-    failures = 0
     with tempfile.TemporaryDirectory() as tmp:
-        src, obj = os.path.join(tmp, "k.c"), os.path.join(tmp, "k.o")
-        open(src, "w").write(SOURCE)
-        run([tool("tpc-clang"), "-O2", "-march=gaudi2", src, "-c", "-o", obj])
-        body = loop_body(run([tool("tpc-objdump"), "-d", obj]))
+        k = KernelChecks(sys.argv[1], tmp)
+        obj, text = k.compile(SOURCE)
+        body = loop_body(text)
         immediates = [l for l in body if re.search(r"i_mov\.i32 i\d+, -?\d+ dmask", l)]
         scalar_moves = [l for l in body if re.search(r"\bmov\.(f32|i32) s\d+, -?[0-9]", l)]
         copies = [l for l in body if re.search(r"(?<![@\w])mov\.i32 s\d+, s\d+", l) and "@" not in l.split(";")[1]]
-        for ok, what in ((bool(body), "the loop is a hardware loop"),
-                         (not immediates, "no immediate index-register moves in the loop: %s" % immediates),
-                         (not copies, "no unpredicated scalar copies in the loop: %s" % copies),
-                         (not scalar_moves, "no moves of immediates into scalar registers in the loop: %s"
-                          % scalar_moves)):
-            failures += not ok
-            print("%s %s" % ("ok  " if ok else "FAIL", what))
+        k.check(bool(body), "the loop is a hardware loop")
+        k.check(not immediates, "no immediate index-register moves in the loop: %s" % immediates)
+        k.check(not copies, "no unpredicated scalar copies in the loop: %s" % copies)
+        k.check(not scalar_moves, "no moves of immediates into scalar registers in the loop: %s" % scalar_moves)
 
         groups, rows = 3, 5
         x = [float((i * 13) % 29) - 7.0 for i in range(128 * groups * rows)]
-        write_npy(os.path.join(tmp, "x.npy"), "<f4", (rows, 128 * groups), x)
+        write_npy(k.path("x.npy"), "<f4", (rows, 128 * groups), x)
         outs = []
         for native in (False, True):
-            out = os.path.join(tmp, "out%d.npy" % native)
-            run([tool("tpc-sim"), obj, "--cores", "1", "--index-space", "1,1,1,1,1", "-t", os.path.join(tmp, "x.npy"),
-                 "%s=f32[%d,%d]" % (out, rows, 128 * groups), "-s", str(groups), "-s", str(rows)]
-                + (["--native"] if native else []))
+            out = k.path("out%d.npy" % native)
+            k.simulate(obj, ["--cores", "1", "--index-space", "1,1,1,1,1", "-t", k.path("x.npy"),
+                             "%s=f32[%d,%d]" % (out, rows, 128 * groups), "-s", str(groups), "-s", str(rows)], native)
             outs.append(open(out, "rb").read())
-        ok = outs[0] == outs[1]
-        failures += not ok
-        print("%s the simulator and the native reference agree" % ("ok  " if ok else "FAIL"))
-    print("%d failed" % failures)
-    return 1 if failures else 0
+        k.check(outs[0] == outs[1], "the simulator and the native reference agree")
+        return k.finish()
 
 
 if __name__ == "__main__":
