@@ -48,8 +48,8 @@ static inline float64 leaky(float64 x, float alpha) { return v_f32_sel_less_f32_
 #elif defined(OP_GELU)
 #define ROW_UNROLL 1  // bf16 with the halves in turn (above): erf form 31,116 cycles at 8 side by side, 24,702 so
 #elif defined(OP_EXP)
-#define ROW_UNROLL 2
-#elif defined(OP_TANH) && defined(DT_BF16)
+#define ROW_UNROLL 4
+#elif defined(OP_RECIPROCAL) && defined(DT_BF16)
 #define ROW_UNROLL 1
 #else
 #define ROW_UNROLL (256 / LANES)  // 4 in f32, 2 in bf16 (two f32 halves per vector)
