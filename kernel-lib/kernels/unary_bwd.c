@@ -29,10 +29,17 @@ static inline float64 grad(float64 dy, float64 y) { return dy * ((1.0f - y) * (1
 #error "compile with -DOP_<operation>"
 #endif
 
-// The short gradients (all but gelu): the core's whole part in one loop of 16 vectors per iteration
-// (common.h, FOR_EACH_POINT_FLAT); gelu's long one a loop per row, whose set-up is small next to it.
+// The short gradients (all but gelu): the core's whole part in one loop of FLAT_U vectors per iteration
+// (common.h, FOR_EACH_POINT_FLAT), 8 or 16, whichever measured faster (bench/kernel_lib.py); gelu's long
+// one a loop per row, whose set-up is small next to it.
+#if (defined(OP_LEAKY_RELU) && defined(DT_F32)) || (defined(OP_SIGMOID) && defined(DT_BF16)) || \
+    (defined(OP_TANH) && defined(DT_F32))
+#define FLAT_U 16
+#else
+#define FLAT_U 8
+#endif
 #if !defined(OP_GELU)
-#define ELEMENTWISE(g) FOR_EACH_POINT_FLAT(c, LANES, 16, STORE(c, dx, g(LD(c, dy), LD(c, v)));)
+#define ELEMENTWISE(g) FOR_EACH_POINT_FLAT(c, LANES, FLAT_U, STORE(c, dx, g(LD(c, dy), LD(c, v)));)
 #else
 #define ELEMENTWISE(g)                                                  \
     FOR_EACH_ROW(c,                                                     \
