@@ -1459,7 +1459,11 @@ class Selector : public SelectionContext {
     const std::vector<MInst>& insts = mf_.blocks[static_cast<size_t>(cur_)].insts;
     for (auto it = insts.rbegin(); it != insts.rend(); ++it) {
       if (!(it->dst == addr.reg)) continue;
-      if (it->op == InsnId::SpuAdd && !it->pred.valid() && it->src[0].isReg() && it->src[1].isImm() &&
+      // (Only while the add's operand still holds the value it read.)
+      const bool operandKept = it->src[0].isReg() && std::none_of(insts.rbegin(), it, [&](const MInst& later) {
+        return later.dst == it->src[0].reg;
+      });
+      if (it->op == InsnId::SpuAdd && !it->pred.valid() && operandKept && it->src[1].isImm() &&
           (it->src[1].imm & kVectorLocalTag)) {
         MInst again = *it;
         again.dst = newReg(RegFile::S);
