@@ -28,41 +28,32 @@
 #define VMAX(a, b) v_bf16_max_b(a, b)
 #define VMIN(a, b) v_bf16_min_b(a, b)
 #define VABS(a) v_bf16_abs_b(a)
-#define VIA_F32(f, x)                                         \
-  ({                                                          \
-    float64_pair_t w_ = v_convert_bf16_to_f32_all_b(x);       \
-    w_.v1 = f(w_.v1);                                         \
-    w_.v2 = f(w_.v2);                                         \
-    v_convert_f32_to_bf16_all_b(w_);                          \
-  })
-#define VIA_F32_2(f, x, y)                                    \
-  ({                                                          \
-    float64_pair_t a_ = v_convert_bf16_to_f32_all_b(x);       \
-    float64_pair_t b_ = v_convert_bf16_to_f32_all_b(y);       \
-    a_.v1 = f(a_.v1, b_.v1);                                  \
-    a_.v2 = f(a_.v2, b_.v2);                                  \
-    v_convert_f32_to_bf16_all_b(a_);                          \
-  })
-// The same with the second half started after the first half's result (AFTER: one VPU operation more),
-// for functions whose two halves side by side peak together above the vector registers, so that the loop
-// ran without overlap (gelu's gradient, bf16: 38,082 cycles side by side, 26,970 in turn); in turn,
-// overlapped iterations interleave them instead. Where the halves fit side by side, that is faster.
+// f on both f32 halves of a bf16 vector, the results rounded once back to bf16. SECOND(v, dep) is the second
+// half's input: SIDE_BY_SIDE leaves it as it is; AFTER makes it wait for the first half's result (one VPU
+// operation more), for functions whose two halves side by side peak together above the vector registers,
+// so that the loop ran without overlap (gelu's gradient, bf16: 38,082 cycles side by side, 26,970 in turn);
+// in turn, overlapped iterations interleave them instead. Where the halves fit side by side, that is faster.
+#define SIDE_BY_SIDE(v, dep) (v)
 #define AFTER(v, dep) as_float64(v_u32_sel_eq_u32_b(as_uint64(dep), 0u, as_uint64(v), as_uint64(v)))
-#define VIA_F32_SERIAL(f, x)                                  \
+#define VIA_F32_HALVES_(f, x, SECOND)                         \
   ({                                                          \
     float64_pair_t w_ = v_convert_bf16_to_f32_all_b(x);       \
     w_.v1 = f(w_.v1);                                         \
-    w_.v2 = f(AFTER(w_.v2, w_.v1));                           \
+    w_.v2 = f(SECOND(w_.v2, w_.v1));                          \
     v_convert_f32_to_bf16_all_b(w_);                          \
   })
-#define VIA_F32_2_SERIAL(f, x, y)                             \
+#define VIA_F32_2_HALVES_(f, x, y, SECOND)                    \
   ({                                                          \
     float64_pair_t a_ = v_convert_bf16_to_f32_all_b(x);       \
     float64_pair_t b_ = v_convert_bf16_to_f32_all_b(y);       \
     a_.v1 = f(a_.v1, b_.v1);                                  \
-    a_.v2 = f(a_.v2, AFTER(b_.v2, a_.v1));                    \
+    a_.v2 = f(a_.v2, SECOND(b_.v2, a_.v1));                   \
     v_convert_f32_to_bf16_all_b(a_);                          \
   })
+#define VIA_F32(f, x) VIA_F32_HALVES_(f, x, SIDE_BY_SIDE)
+#define VIA_F32_2(f, x, y) VIA_F32_2_HALVES_(f, x, y, SIDE_BY_SIDE)
+#define VIA_F32_SERIAL(f, x) VIA_F32_HALVES_(f, x, AFTER)
+#define VIA_F32_2_SERIAL(f, x, y) VIA_F32_2_HALVES_(f, x, y, AFTER)
 #elif defined(DT_I32)
 #define VT int64
 #define S int
