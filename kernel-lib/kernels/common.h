@@ -140,7 +140,8 @@
     const int w_ = (width), groups_ = (int)((unsigned)size_[0] / (u)), tail_ = size_[0] - groups_ * (u); \
     int5 row_ = start_;                                                                                \
     row_[0] = start_[0] * w_;                                                                          \
-    if (size_[2] == 1 && size_[3] == 1 && size_[4] == 1) {                                             \
+    /* One compare instead of three and two predicate merges (sizes are at least 1). */                \
+    if (size_[2] * size_[3] * size_[4] == 1) {                                                         \
       FLAT_ROWS_(c, u, __VA_ARGS__)                                                                    \
     } else {                                                                                           \
       for (int d4_ = start_[4]; d4_ < start_[4] + size_[4]; d4_++)                                     \
@@ -165,7 +166,9 @@
     /* After a row's last group: back (groups - 1) groups and one row on. */                           \
     const int5 along_ = {(u) * w_, 0, 0, 0, 0}, down_ = {(1 - groups_) * (u) * w_, 1, 0, 0, 0};       \
     int left_ = groups_;                                                                               \
-    _Pragma("unroll 1") for (int n_ = groups_ * size_[1]; n_ > 0; n_--) {                             \
+    /* A core runs only on a part with at least one point in every dimension, so n_ >= 1 here. */       \
+    int n_ = groups_ * size_[1];                                                                       \
+    _Pragma("unroll 1") do {                                                                           \
       _Pragma("unroll") for (int k_ = 0; k_ < (u); k_++) {                                             \
         int5 c = at_[k_];                                                                              \
         __VA_ARGS__                                                                                    \
@@ -173,7 +176,7 @@
       const int5 step_ = --left_ == 0 ? down_ : along_;                                                \
       left_ = left_ == 0 ? groups_ : left_;                                                            \
       _Pragma("unroll") for (int k_ = 0; k_ < (u); k_++) at_[k_] += step_;                             \
-    }                                                                                                  \
+    } while (--n_ > 0);                                                                                \
   }                                                                                                    \
   if (tail_ > 0) {                                                                                     \
     int5 at_ = row_;                                                                                   \
