@@ -3,12 +3,15 @@
 // of the maximum; a NaN is above every number, the first NaN wins). Sums accumulate in f32 per lane in
 // ROW_CHAINS interleaved partial sums, added at the end with the lanes in a tree. -DAXIS_LANES or
 // -DAXIS_OUTER (rows.h), -DDT_*, -DOP_*.
-// The chains per form and type, as measured (bench/kernel_lib.py; argmax keeps rows.h's 4): along a row
-// f32 8 (602 cycles, 675 with 4), bf16 2 (881, 938); across rows f32 4, bf16 1 (754, 803).
+// The chains per form and type, as measured (bench/kernel_lib.py; argmax keeps rows.h's 4): along a row,
+// where two rows share a loop, f32 4 per row (561 cycles; 564 with 8), bf16 2 (721; 768 with 1), the loop
+// not unrolled further (f32 587 unrolled twice); across rows f32 4, bf16 1 (754, 803).
 #if !defined(OP_ARGMAX) && defined(AXIS_LANES) && defined(DT_F32)
-#define ROW_CHAINS 8
+#define ROW_CHAINS 4
+#define ROW_GROUP_UNROLL 1
 #elif !defined(OP_ARGMAX) && defined(AXIS_LANES)
 #define ROW_CHAINS 2
+#define ROW_GROUP_UNROLL 1
 #elif !defined(OP_ARGMAX) && defined(DT_BF16)
 #define ROW_CHAINS 1
 #endif
@@ -123,6 +126,23 @@ void main(tensor x, tensor out, int dim, int n, float scale)
 
 #if defined(AXIS_LANES)
 
+// accA[k] and accB[k]: ACCUMULATE_ROW of the row at c and of the next one, in one loop.
+#define ACCUMULATE_ROW_PAIR(c, accA, accB)                                       \
+  {                                                                              \
+    float64 chainsA[ROW_CHAINS][NP], chainsB[ROW_CHAINS][NP];                    \
+    for (int j = 0; j < ROW_CHAINS; j++)                                         \
+      for (int k = 0; k < NP; k++) chainsA[j][k] = chainsB[j][k] = IDENTITY;     \
+    FOR_ROW_PAIR(c, x, p, q, n, IDENTITY,                                        \
+      for (int k = 0; k < NP; k++) {                                             \
+        chainsA[j][k] = COMBINE(chainsA[j][k], p[k]);                            \
+        chainsB[j][k] = COMBINE(chainsB[j][k], q[k]);                            \
+      })                                                                         \
+    for (int k = 0; k < NP; k++) {                                              \
+      (accA)[k] = COMBINE_CHAINS(COMBINE, chainsA, k);                           \
+      (accB)[k] = COMBINE_CHAINS(COMBINE, chainsB, k);                           \
+    }                                                                            \
+  }
+
 // Rows in batches (rows.h, FOR_EACH_BATCH): each row's loop leaves its lane accumulator in local memory,
 // and the batch's lane trees run side by side, instead of every row waiting for its own.
 __local__ float64 batch_acc[ROW_BATCH];
@@ -131,7 +151,21 @@ void main(tensor x, tensor out, int dim, int n, float scale)
 {
   int5 c = 0;
   FOR_EACH_BATCH(c, row0, rows,
-    _Pragma("unroll 1") for (int b = 0; b < rows; b++) {
+    // Two rows per loop while two are left, then the last one alone.
+    int b = 0;
+    _Pragma("unroll 1") for (; b + 1 < rows; b += 2) {
+      c[1] = row0 + b;
+      float64 accA[NP], accB[NP];
+      ACCUMULATE_ROW_PAIR(c, accA, accB)
+      float64 rA = accA[0], rB = accB[0];
+      for (int k = 1; k < NP; k++) {
+        rA = COMBINE(rA, accA[k]);
+        rB = COMBINE(rB, accB[k]);
+      }
+      batch_acc[b] = rA;
+      batch_acc[b + 1] = rB;
+    }
+    if (b < rows) {
       c[1] = row0 + b;
       float64 acc[NP];
       ACCUMULATE_ROW(c, acc)

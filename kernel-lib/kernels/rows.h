@@ -162,6 +162,23 @@ static inline float64 unpack_batch(float64 packed, int b) {
            },                                                                                  \
            __VA_ARGS__)
 
+// FOR_ROW over two rows at once, the one at c (pieces p) and the next along dimension 1 (pieces q), both
+// masked in the last vector: one loop, one pipeline fill and drain and one chain tree for the two rows.
+#define FOR_ROW_PAIR(c, t, p, q, n, identity, ...)                                             \
+  ROW_LOOP(c, n, float64 p[NP]; float64 q[NP],                                                  \
+           {                                                                                   \
+             const int5 next_ = c + UNIT_INT5(1);                                               \
+             LD_PIECES(c, t, p);                                                               \
+             LD_PIECES(next_, t, q);                                                           \
+           },                                                                                  \
+           {                                                                                   \
+             for (int k_ = 0; k_ < NP; k_++) {                                                 \
+               p[k_] = MASK(k_, p[k_], identity);                                              \
+               q[k_] = MASK(k_, q[k_], identity);                                              \
+             }                                                                                 \
+           },                                                                                  \
+           __VA_ARGS__)
+
 // The row loop behind FOR_ROW: `decl` declares the pieces, `load` fills them at c, `mask` masks them in
 // the last vector.
 #define ROW_LOOP(c, n, decl, load, mask, ...)                                                  \
