@@ -5,7 +5,10 @@ the slot bound of that core's work: the most instructions any one of the load, s
 executes (a core cannot finish before its busiest slot has issued them all). GEMM also shows its share of
 the VPU's multiply-accumulate peak (64 f32 MACs per cycle per core over the cores used).
 
-usage: kernel_lib.py [--bin BUILD/bin] [--only SUBSTRING] [--markdown]
+usage: kernel_lib.py [--bin BUILD/bin] [--only SUBSTRING] [--rows N]
+
+--rows sets the rows of the 4096-wide tensors (default 64, about 3 rows per core, where each core's fixed
+set-up is a visible share of its time; 768 gives every core 32 rows, the loops' steady state).
 
 Targets (issue "kernel library"): elementwise, casts and random numbers <= 1.10x the bound; reductions,
 softmax and norms <= 1.25x; GEMM >= 80% of the MAC peak for M, N, K >= 256.
@@ -20,7 +23,7 @@ import subprocess
 import sys
 import tempfile
 
-ROWS, COLS = 64, 4096  # the elementwise shape: 64 rows of 4096 elements
+ROWS, COLS = 64, 4096  # the elementwise shape: 64 rows of 4096 elements (--rows changes ROWS)
 
 DESCR = {"f32": ("<f4", "f"), "i32": ("<i4", "i"), "u8": ("|u1", "B"), "f16": ("<f2", "e")}
 
@@ -171,10 +174,15 @@ def measure(tool, case, tmp):
 
 
 def main():
+    global ROWS
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--bin", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "build", "bin"))
     ap.add_argument("--only", default="")
+    ap.add_argument("--rows", type=int, default=ROWS, help="rows of the 4096-wide tensors (default %(default)s)")
     args = ap.parse_args()
+    if args.rows < 1:
+        ap.error("--rows: expected a positive number of rows, got %d" % args.rows)
+    ROWS = args.rows
     tool = os.path.join(args.bin, "tpc-kernels")
     guids = subprocess.run([tool, "list", "--arch", "gaudi2"], capture_output=True, text=True, check=True).stdout.split()
     results, misses = [], 0
