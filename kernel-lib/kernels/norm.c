@@ -8,14 +8,27 @@
 //                       stores, row by row).
 //   -DOP_RMSNORM        y = x rstd gamma, rstd = 1 / sqrt(mean(x^2) + eps); also writes rstd.
 // Rows go in batches (FOR_EACH_BATCH): each pass over a batch's rows, then the lane trees, square roots
-// and divisions of the whole batch at once. Eight accumulator chains: a multiply-accumulate takes six
-// cycles, and four chains would hold the row loop to one vector every one and a half cycles. The row
-// loops unrolled no further (a group of 8 vectors; 8 in the writing pass, whose gamma and beta have
-// coordinates of their own): more copies fill the index registers, and the compiler's retry with fewer
-// registers gives up overlapping the loops' iterations.
+// and divisions of the whole batch at once. The forward passes take two rows per loop (BATCH_ROW_SUMS,
+// FOR_ROW_WRITE_PAIR), each pair paying one loop set-up, fill and drain, and loading gamma and beta once.
+// Eight accumulator chains in each loop: a multiply-accumulate takes six cycles, and four would hold the
+// loop to one vector every one and a half cycles; so 4 per row where two rows share the loop, 8 in the
+// backward's loop. The row loops unrolled no further (a group of 8 vectors; the writing passes as
+// measured, rmsnorm f32 8, layernorm f32 4, bf16 2): more copies fill the index registers, and the
+// compiler's retry with fewer registers gives up overlapping the loops' iterations.
+#if defined(OP_LAYERNORM_BWD)
 #define ROW_CHAINS 8
+#else
+#define ROW_CHAINS 4
+#endif
 #define ROW_GROUP_UNROLL 1
 #define ROW_WRITE_UNROLL 8
+#if defined(DT_BF16)
+#define ROW_WRITE_PAIR_UNROLL 2
+#elif defined(OP_RMSNORM)
+#define ROW_WRITE_PAIR_UNROLL 8
+#else
+#define ROW_WRITE_PAIR_UNROLL 4
+#endif
 #include "rows.h"
 
 #if !defined(AXIS_LANES)
@@ -33,6 +46,13 @@ static inline void store_stat(int5 c, tensor t, float64 v) {
 #if defined(OP_LAYERNORM) || defined(OP_RMSNORM)
 // Per row of a batch (FOR_EACH_BATCH): the accumulators' sum, then the statistics computed from it.
 __local__ float64 batch_sum[ROW_BATCH], batch_mean[ROW_BATCH], batch_rstd[ROW_BATCH];
+
+
+// BATCH_ROW_SUMS steps: x, x^2, and (x - mean)^2 (the tail's lanes were zeroed: subtracting the mean
+// would count them).
+#define SUM_STEP(acc, x, k, b) ((acc) + (x))
+#define SQUARE_STEP(acc, x, k, b) v_f32_mac_b(x, x, acc)
+#define DEVIATION_STEP(acc, x, k, b) v_f32_mac_b(MASK(k, (x) - batch_mean[b], 0.0f), MASK(k, (x) - batch_mean[b], 0.0f), acc)
 #endif
 
 #if defined(OP_LAYERNORM)
@@ -41,36 +61,38 @@ void main(tensor x, tensor gamma, tensor beta, tensor y, tensor mean, tensor rst
 {
   int5 c = 0;
   FOR_EACH_BATCH(c, row0, rows,
-    _Pragma("unroll 1") for (int b = 0; b < rows; b++) {
-      c[1] = row0 + b;
-      float64 s[ROW_CHAINS][1];
-      for (int j = 0; j < ROW_CHAINS; j++) s[j][0] = 0.0f;
-      FOR_ROW(c, x, n, p, 0.0f,
-        for (int k = 0; k < NP; k++) s[j][0] += p[k];)
-      batch_sum[b] = COMBINE_CHAINS(ADD_F32, s, 0);
-    }
+    BATCH_ROW_SUMS(c, x, n, row0, rows, batch_sum, SUM_STEP)
     // Past `rows` the values are stale and unused.
     float64 t[ROW_BATCH];
     _Pragma("unroll") for (int b = 0; b < ROW_BATCH; b++) t[b] = ROW_SUM(batch_sum[b]);
     const float64 m = pack_batch(t) * invN;
     _Pragma("unroll") for (int b = 0; b < ROW_BATCH; b++) batch_mean[b] = unpack_batch(m, b);
-    _Pragma("unroll 1") for (int b = 0; b < rows; b++) {
-      c[1] = row0 + b;
-      const float64 mu = batch_mean[b];
-      float64 q[ROW_CHAINS][1];
-      for (int j = 0; j < ROW_CHAINS; j++) q[j][0] = 0.0f;
-      FOR_ROW(c, x, n, p, 0.0f,
-        for (int k = 0; k < NP; k++) {
-          // Tail lanes were zeroed: subtracting the mean would count them.
-          const float64 d = MASK(k, p[k] - mu, 0.0f);
-          q[j][0] = v_f32_mac_b(d, d, q[j][0]);
-        })
-      batch_sum[b] = COMBINE_CHAINS(ADD_F32, q, 0);
-    }
+    BATCH_ROW_SUMS(c, x, n, row0, rows, batch_sum, DEVIATION_STEP)
     _Pragma("unroll") for (int b = 0; b < ROW_BATCH; b++) t[b] = ROW_SUM(batch_sum[b]);
     const float64 r = v_rsqrt_f32(v_f32_mac_b(pack_batch(t), invN, eps));
     _Pragma("unroll") for (int b = 0; b < ROW_BATCH; b++) batch_rstd[b] = unpack_batch(r, b);
-    _Pragma("unroll 1") for (int b = 0; b < rows; b++) {
+    // Two rows per loop while two are left (gamma and beta loaded once for both), then one alone.
+    int b = 0;
+    _Pragma("unroll 1") for (; b + 1 < rows; b += 2) {
+      c[1] = row0 + b;
+      const float64 mua = batch_mean[b], ra = batch_rstd[b], mub = batch_mean[b + 1], rb = batch_rstd[b + 1];
+      FOR_ROW_WRITE_PAIR(c, c2, x, n, p, q,
+        float64 g[NP], bt[NP];
+        LD_ALONG(gamma, g);
+        LD_ALONG(beta, bt);
+        for (int k = 0; k < NP; k++) {
+          p[k] = v_f32_mac_b((p[k] - mua) * ra, g[k], bt[k]);
+          q[k] = v_f32_mac_b((q[k] - mub) * rb, g[k], bt[k]);
+        }
+        ST_PIECES(c, y, p);
+        ST_PIECES(c2, y, q);)
+      store_stat(c, mean, mua);
+      store_stat(c, rstd, ra);
+      c[1] += 1;
+      store_stat(c, mean, mub);
+      store_stat(c, rstd, rb);
+    }
+    if (b < rows) {
       c[1] = row0 + b;
       const float64 mu = batch_mean[b], r = batch_rstd[b];
       FOR_ROW_WRITE(c, x, n, p,
@@ -143,20 +165,31 @@ void main(tensor x, tensor gamma, tensor y, tensor rstd, int n, float eps, float
 {
   int5 c = 0;
   FOR_EACH_BATCH(c, row0, rows,
-    _Pragma("unroll 1") for (int b = 0; b < rows; b++) {
-      c[1] = row0 + b;
-      float64 q[ROW_CHAINS][1];
-      for (int j = 0; j < ROW_CHAINS; j++) q[j][0] = 0.0f;
-      FOR_ROW(c, x, n, p, 0.0f,
-        for (int k = 0; k < NP; k++) q[j][0] = v_f32_mac_b(p[k], p[k], q[j][0]);)
-      batch_sum[b] = COMBINE_CHAINS(ADD_F32, q, 0);
-    }
+    BATCH_ROW_SUMS(c, x, n, row0, rows, batch_sum, SQUARE_STEP)
     // Past `rows` the values are stale and unused.
     float64 t[ROW_BATCH];
     _Pragma("unroll") for (int b = 0; b < ROW_BATCH; b++) t[b] = ROW_SUM(batch_sum[b]);
     const float64 r = v_rsqrt_f32(v_f32_mac_b(pack_batch(t), invN, eps));
     _Pragma("unroll") for (int b = 0; b < ROW_BATCH; b++) batch_rstd[b] = unpack_batch(r, b);
-    _Pragma("unroll 1") for (int b = 0; b < rows; b++) {
+    // Two rows per loop while two are left (gamma loaded once for both), then one alone.
+    int b = 0;
+    _Pragma("unroll 1") for (; b + 1 < rows; b += 2) {
+      c[1] = row0 + b;
+      const float64 ra = batch_rstd[b], rb = batch_rstd[b + 1];
+      FOR_ROW_WRITE_PAIR(c, c2, x, n, p, q,
+        float64 g[NP];
+        LD_ALONG(gamma, g);
+        for (int k = 0; k < NP; k++) {
+          p[k] = p[k] * ra * g[k];
+          q[k] = q[k] * rb * g[k];
+        }
+        ST_PIECES(c, y, p);
+        ST_PIECES(c2, y, q);)
+      store_stat(c, rstd, ra);
+      c[1] += 1;
+      store_stat(c, rstd, rb);
+    }
+    if (b < rows) {
       c[1] = row0 + b;
       const float64 r = batch_rstd[b];
       FOR_ROW_WRITE(c, x, n, p,

@@ -103,6 +103,11 @@ static inline int64 piece_element(int k) {
 #else
 #define ROW_WRITE_UNROLL_
 #endif
+#if defined(ROW_WRITE_PAIR_UNROLL)
+#define ROW_WRITE_PAIR_UNROLL_ UNROLL_PRAGMA(ROW_WRITE_PAIR_UNROLL)
+#else
+#define ROW_WRITE_PAIR_UNROLL_
+#endif
 
 #if defined(AXIS_LANES)
 
@@ -179,6 +184,35 @@ static inline float64 unpack_batch(float64 packed, int b) {
            },                                                                                  \
            __VA_ARGS__)
 
+// out[b] for each row b of a batch (FOR_EACH_BATCH's row0 and rows): the sum over the row's elements x
+// (pieces, k the piece) of STEP(acc, x, k, b), a chain's next value, e.g. v_f32_mac_b(x, x, acc); the
+// tail's lanes are 0 before STEP. Two rows per loop (FOR_ROW_PAIR) while two are left, then one alone.
+// c[1] is changed.
+#define BATCH_ROW_SUMS(c, t, n, row0, rows, out, STEP)                                          \
+  {                                                                                            \
+    int b_ = 0;                                                                                \
+    _Pragma("unroll 1") for (; b_ + 1 < (rows); b_ += 2) {                                     \
+      c[1] = (row0) + b_;                                                                      \
+      float64 sa_[ROW_CHAINS][1], sb_[ROW_CHAINS][1];                                          \
+      for (int j = 0; j < ROW_CHAINS; j++) sa_[j][0] = sb_[j][0] = 0.0f;                       \
+      FOR_ROW_PAIR(c, t, p_, q_, n, 0.0f,                                                      \
+        for (int k = 0; k < NP; k++) {                                                         \
+          sa_[j][0] = STEP(sa_[j][0], p_[k], k, b_);                                           \
+          sb_[j][0] = STEP(sb_[j][0], q_[k], k, b_ + 1);                                       \
+        })                                                                                     \
+      (out)[b_] = COMBINE_CHAINS(ADD_F32, sa_, 0);                                             \
+      (out)[b_ + 1] = COMBINE_CHAINS(ADD_F32, sb_, 0);                                         \
+    }                                                                                          \
+    if (b_ < (rows)) {                                                                         \
+      c[1] = (row0) + b_;                                                                      \
+      float64 sa_[ROW_CHAINS][1];                                                              \
+      for (int j = 0; j < ROW_CHAINS; j++) sa_[j][0] = 0.0f;                                   \
+      FOR_ROW(c, t, n, p_, 0.0f,                                                               \
+        for (int k = 0; k < NP; k++) sa_[j][0] = STEP(sa_[j][0], p_[k], k, b_);)               \
+      (out)[b_] = COMBINE_CHAINS(ADD_F32, sa_, 0);                                             \
+    }                                                                                          \
+  }
+
 // The row loop behind FOR_ROW: `decl` declares the pieces, `load` fills them at c, `mask` masks them in
 // the last vector.
 #define ROW_LOOP(c, n, decl, load, mask, ...)                                                  \
@@ -227,6 +261,22 @@ static inline float64 unpack_batch(float64 packed, int b) {
     for (int at = 0; at < (n); at += LANES) {                                   \
       c[0] = at;                                                                \
       LD_PIECES(c, t, p);                                                       \
+      __VA_ARGS__                                                               \
+    }                                                                           \
+  }
+
+// FOR_ROW_WRITE over two rows at once: p the pieces of the row at c, q those of the next row along
+// dimension 1, at coordinate c2 (declared here), so that what both rows read from a one-dimensional
+// tensor (gamma, beta) is loaded once and the loop's set-up, fill and drain are paid once.
+#define FOR_ROW_WRITE_PAIR(c, c2, t, n, p, q, ...)                              \
+  {                                                                             \
+    float64 p[NP], q[NP];                                                       \
+    ROW_WRITE_PAIR_UNROLL_                                                      \
+    for (int at = 0; at < (n); at += LANES) {                                   \
+      c[0] = at;                                                                \
+      const int5 c2 = c + UNIT_INT5(1);                                         \
+      LD_PIECES(c, t, p);                                                       \
+      LD_PIECES(c2, t, q);                                                      \
       __VA_ARGS__                                                               \
     }                                                                           \
   }
