@@ -167,26 +167,24 @@ static inline float64 unpack_batch(float64 packed, int b) {
            },                                                                                  \
            __VA_ARGS__)
 
-// FOR_ROW over two rows at once, the one at c (pieces p) and the next along dimension 1 (pieces q), both
-// masked in the last vector: one loop, one pipeline fill and drain and one chain tree for the two rows.
-#define FOR_ROW_PAIR(c, t, p, q, n, identity, ...)                                             \
-  ROW_LOOP(c, n, float64 p[NP]; float64 q[NP],                                                  \
+// FOR_ROW over R rows at once, the one at c and the next R - 1 along dimension 1, P[r] the pieces of row
+// c[1] + r, all masked in the last vector: one loop, one pipeline fill and drain and one chain tree for
+// the R rows. Row r's coordinate is c's plus (0, r, 0, 0, 0), one full-mask add.
+#define FOR_ROWS(c, t, R, P, n, identity, ...)                                                 \
+  ROW_LOOP(c, n, float64 P[R][NP],                                                             \
            {                                                                                   \
-             const int5 next_ = c + UNIT_INT5(1);                                               \
-             LD_PIECES(c, t, p);                                                               \
-             LD_PIECES(next_, t, q);                                                           \
+             LD_PIECES(c, t, P[0]);                                                            \
+             for (int r_ = 1; r_ < (R); r_++) LD_PIECES(c + UNIT_INT5(1) * r_, t, P[r_]);        \
            },                                                                                  \
            {                                                                                   \
-             for (int k_ = 0; k_ < NP; k_++) {                                                 \
-               p[k_] = MASK(k_, p[k_], identity);                                              \
-               q[k_] = MASK(k_, q[k_], identity);                                              \
-             }                                                                                 \
+             for (int r_ = 0; r_ < (R); r_++)                                                  \
+               for (int k_ = 0; k_ < NP; k_++) P[r_][k_] = MASK(k_, P[r_][k_], identity);      \
            },                                                                                  \
            __VA_ARGS__)
 
 // out[b] for each row b of a batch (FOR_EACH_BATCH's row0 and rows): the sum over the row's elements x
 // (pieces, k the piece) of STEP(acc, x, k, b), a chain's next value, e.g. v_f32_mac_b(x, x, acc); the
-// tail's lanes are 0 before STEP. Two rows per loop (FOR_ROW_PAIR) while two are left, then one alone.
+// tail's lanes are 0 before STEP. Two rows per loop (FOR_ROWS) while two are left, then one alone.
 // c[1] is changed.
 #define BATCH_ROW_SUMS(c, t, n, row0, rows, out, STEP)                                          \
   {                                                                                            \
@@ -195,10 +193,10 @@ static inline float64 unpack_batch(float64 packed, int b) {
       c[1] = (row0) + b_;                                                                      \
       float64 sa_[ROW_CHAINS][1], sb_[ROW_CHAINS][1];                                          \
       for (int j = 0; j < ROW_CHAINS; j++) sa_[j][0] = sb_[j][0] = 0.0f;                       \
-      FOR_ROW_PAIR(c, t, p_, q_, n, 0.0f,                                                      \
+      FOR_ROWS(c, t, 2, P_, n, 0.0f,                                                           \
         for (int k = 0; k < NP; k++) {                                                         \
-          sa_[j][0] = STEP(sa_[j][0], p_[k], k, b_);                                           \
-          sb_[j][0] = STEP(sb_[j][0], q_[k], k, b_ + 1);                                       \
+          sa_[j][0] = STEP(sa_[j][0], P_[0][k], k, b_);                                        \
+          sb_[j][0] = STEP(sb_[j][0], P_[1][k], k, b_ + 1);                                    \
         })                                                                                     \
       (out)[b_] = COMBINE_CHAINS(ADD_F32, sa_, 0);                                             \
       (out)[b_ + 1] = COMBINE_CHAINS(ADD_F32, sb_, 0);                                         \
