@@ -182,6 +182,26 @@ static inline float64 unpack_batch(float64 packed, int b) {
            },                                                                                  \
            __VA_ARGS__)
 
+// FOR_ROWS over two tensors of the same shape: P[r] and Q[r] the pieces of row r of t and of u.
+#define FOR_ROWS2(c, t, P, u, Q, R, n, identity, ...)                                          \
+  ROW_LOOP(c, n, float64 P[R][NP]; float64 Q[R][NP],                                           \
+           {                                                                                   \
+             LD_PIECES(c, t, P[0]);                                                            \
+             LD_PIECES(c, u, Q[0]);                                                            \
+             for (int r_ = 1; r_ < (R); r_++) {                                                \
+               LD_PIECES(c + UNIT_INT5(1) * r_, t, P[r_]);                                     \
+               LD_PIECES(c + UNIT_INT5(1) * r_, u, Q[r_]);                                     \
+             }                                                                                 \
+           },                                                                                  \
+           {                                                                                   \
+             for (int r_ = 0; r_ < (R); r_++)                                                  \
+               for (int k_ = 0; k_ < NP; k_++) {                                               \
+                 P[r_][k_] = MASK(k_, P[r_][k_], identity);                                    \
+                 Q[r_][k_] = MASK(k_, Q[r_][k_], identity);                                    \
+               }                                                                               \
+           },                                                                                  \
+           __VA_ARGS__)
+
 // out[b] for each row b of a batch (FOR_EACH_BATCH's row0 and rows): the sum over the row's elements x
 // (pieces, k the piece) of STEP(acc, x, k, b), a chain's next value, e.g. v_f32_mac_b(x, x, acc); the
 // tail's lanes are 0 before STEP. Two rows per loop (FOR_ROWS) while two are left, then one alone.
