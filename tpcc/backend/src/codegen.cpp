@@ -677,6 +677,7 @@ void optimizeModule(llvm::Module& module, const KernelSignature& signature, int 
   mpm.addPass(llvm::createModuleToFunctionPassAdaptor(std::move(fpm)));
   mpm.run(module, mam);
 
+  if (entry) expandPowerOfTwoDivision(*entry);
   if (entry) expandVectorDivision(*entry);
   if (entry) scalarizeSplatLoads(*entry);
   if (entry) canonicalizeSplats(*entry);

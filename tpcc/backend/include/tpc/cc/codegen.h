@@ -44,6 +44,10 @@ bool hasUnrollAndJamCandidate(llvm::Function& f, const KernelSignature& signatur
 // (invariant_recompute.cpp). Returns how many uses changed.
 size_t recomputeInvariantsInLoops(llvm::Function& f);
 
+// Integer division and remainder by a power of two (scalar, or vector by a splat) as shifts and masks
+// (power_of_two_division.cpp); run before expandVectorDivision.
+void expandPowerOfTwoDivision(llvm::Function& f);
+
 // Integer division and remainder of vectors as long division in vector IR (vector_division.cpp).
 void expandVectorDivision(llvm::Function& f);
 
