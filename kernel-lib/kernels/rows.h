@@ -209,26 +209,20 @@ static inline float64 unpack_batch(float64 packed, int b) {
 #define BATCH_ROW_SUMS(c, t, n, row0, rows, out, STEP)                                          \
   {                                                                                            \
     int b_ = 0;                                                                                \
-    _Pragma("unroll 1") for (; b_ + 1 < (rows); b_ += 2) {                                     \
-      c[1] = (row0) + b_;                                                                      \
-      float64 sa_[ROW_CHAINS][1], sb_[ROW_CHAINS][1];                                          \
-      for (int j = 0; j < ROW_CHAINS; j++) sa_[j][0] = sb_[j][0] = 0.0f;                       \
-      FOR_ROWS(c, t, 2, P_, n, 0.0f,                                                           \
-        for (int k = 0; k < NP; k++) {                                                         \
-          sa_[j][0] = STEP(sa_[j][0], P_[0][k], k, b_);                                        \
-          sb_[j][0] = STEP(sb_[j][0], P_[1][k], k, b_ + 1);                                    \
-        })                                                                                     \
-      (out)[b_] = COMBINE_CHAINS(ADD_F32, sa_, 0);                                             \
-      (out)[b_ + 1] = COMBINE_CHAINS(ADD_F32, sb_, 0);                                         \
-    }                                                                                          \
-    if (b_ < (rows)) {                                                                         \
-      c[1] = (row0) + b_;                                                                      \
-      float64 sa_[ROW_CHAINS][1];                                                              \
-      for (int j = 0; j < ROW_CHAINS; j++) sa_[j][0] = 0.0f;                                   \
-      FOR_ROW(c, t, n, p_, 0.0f,                                                               \
-        for (int k = 0; k < NP; k++) sa_[j][0] = STEP(sa_[j][0], p_[k], k, b_);)               \
-      (out)[b_] = COMBINE_CHAINS(ADD_F32, sa_, 0);                                             \
-    }                                                                                          \
+    _Pragma("unroll 1") for (; b_ + 1 < (rows); b_ += 2) ROW_SUMS_(c, t, n, row0, b_, 2, out, STEP) \
+    if (b_ < (rows)) ROW_SUMS_(c, t, n, row0, b_, 1, out, STEP)                                \
+  }
+// BATCH_ROW_SUMS for the R rows from row0 + b in one loop.
+#define ROW_SUMS_(c, t, n, row0, b, R, out, STEP)                                               \
+  {                                                                                            \
+    c[1] = (row0) + (b);                                                                       \
+    float64 s_[R][ROW_CHAINS][1];                                                              \
+    for (int r_ = 0; r_ < (R); r_++)                                                           \
+      for (int j = 0; j < ROW_CHAINS; j++) s_[r_][j][0] = 0.0f;                                \
+    FOR_ROWS(c, t, R, P_, n, 0.0f,                                                             \
+      for (int r_ = 0; r_ < (R); r_++)                                                         \
+        for (int k = 0; k < NP; k++) s_[r_][j][0] = STEP(s_[r_][j][0], P_[r_][k], k, (b) + r_);) \
+    for (int r_ = 0; r_ < (R); r_++) (out)[(b) + r_] = COMBINE_CHAINS(ADD_F32, s_[r_], 0);     \
   }
 
 // The row loop behind FOR_ROW: `decl` declares the pieces, `load` fills them at c, `mask` masks them in
