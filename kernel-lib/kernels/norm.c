@@ -47,7 +47,6 @@ static inline void store_stat(int5 c, tensor t, float64 v) {
 // Per row of a batch (FOR_EACH_BATCH): the accumulators' sum, then the statistics computed from it.
 __local__ float64 batch_sum[ROW_BATCH], batch_mean[ROW_BATCH], batch_rstd[ROW_BATCH];
 
-
 // BATCH_ROW_SUMS steps: x, x^2, and (x - mean)^2 (the tail's lanes were zeroed: subtracting the mean
 // would count them).
 #define SUM_STEP(acc, x, k, b) ((acc) + (x))
