@@ -168,6 +168,7 @@ int runCompiler(const std::vector<std::string>& arguments) {
     co.debugInfo = debug;
     co.sourceName = input;
     co.printMir = printMir;
+    co.mergeStraightBlocks = optLevel > 0;
     tpc::obj::KernelObject object;
     for (;;) {
       try {

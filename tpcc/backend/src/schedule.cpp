@@ -478,6 +478,15 @@ std::vector<ScheduledBundle> scheduleFunction(const MFunction& mf, const isa::Ar
     takesInFlight[static_cast<size_t>(b)] = std::all_of(preds[static_cast<size_t>(b)].begin(), preds[static_cast<size_t>(b)].end(),
                                                         [&](int p) { return p < b || (body && p == b); });
   }
+  // What each block was scheduled with (writes landing at its start, cycles to wait), to schedule a
+  // preheader again.
+  std::vector<InFlight> entries(static_cast<size_t>(nb));
+  std::vector<int> delays(static_cast<size_t>(nb), 0);
+  std::vector<int> previousLive(static_cast<size_t>(nb), -1);
+  for (int b = 0, p = -1; b < nb; ++b) {
+    previousLive[static_cast<size_t>(b)] = p;
+    if (!mf.blocks[static_cast<size_t>(b)].dead) p = b;
+  }
   for (int b = 0; b < nb; ++b) {
     blockAddress[static_cast<size_t>(b)] = address;
     if (mf.blocks[static_cast<size_t>(b)].dead) {
@@ -497,7 +506,24 @@ std::vector<ScheduledBundle> scheduleFunction(const MFunction& mf, const isa::Ar
     const bool mustLand = std::any_of(succs[static_cast<size_t>(b)].begin(), succs[static_cast<size_t>(b)].end(), [&](int s) {
       return !takesInFlight[static_cast<size_t>(s)] && !(body && s == b);
     });
-    schedules.push_back(scheduleBlock(mf, b, nextLive[static_cast<size_t>(b)], delay, entry, mustLand));
+    BlockSchedule bs = scheduleBlock(mf, b, nextLive[static_cast<size_t>(b)], delay, entry, mustLand);
+    // A loop body that waits for writes its preheader left in flight waits in every iteration: when that
+    // makes the body longer, the preheader waits for them instead, once.
+    const int pre = b > 0 ? previousLive[static_cast<size_t>(b)] : -1;
+    if (body && !entry.empty() && pre >= 0 && mf.blocks[static_cast<size_t>(pre)].loopBody == b) {
+      BlockSchedule alone = scheduleBlock(mf, b, nextLive[static_cast<size_t>(b)], 0, InFlight{}, mustLand);
+      if (alone.bundles.size() < bs.bundles.size()) {
+        BlockSchedule& preheader = schedules[static_cast<size_t>(pre)];
+        address -= static_cast<uint32_t>(preheader.bundles.size() * isa::kBundleBytes);
+        preheader = scheduleBlock(mf, pre, b, delays[static_cast<size_t>(pre)], entries[static_cast<size_t>(pre)], true);
+        address += static_cast<uint32_t>(preheader.bundles.size() * isa::kBundleBytes);
+        for (int d = pre + 1; d <= b; ++d) blockAddress[static_cast<size_t>(d)] = address;
+        bs = std::move(alone);
+      }
+    }
+    entries[static_cast<size_t>(b)] = std::move(entry);
+    delays[static_cast<size_t>(b)] = delay;
+    schedules.push_back(std::move(bs));
     address += static_cast<uint32_t>(schedules.back().bundles.size() * isa::kBundleBytes);
   }
   blockAddress[static_cast<size_t>(nb)] = address;

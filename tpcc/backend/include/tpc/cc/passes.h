@@ -39,6 +39,11 @@ void allocateRegisters(MFunction& mf, bool allowSpill = true);
 // halt); blocks left unreached are marked dead. See jump_threading.cpp.
 void threadJumps(MFunction& mf);
 
+// A block that falls without a condition into a successor reached from nowhere else takes that
+// successor's instructions and way out, so that the list scheduler fills bundles across the boundary
+// (a loop's set-up with its prologue). See block_merging.cpp.
+void mergeStraightBlocks(MFunction& mf);
+
 // List scheduling of each block into bundles, honouring slots, latencies and the read-old-state rule of
 // a bundle; every block ends with its writes landed, so blocks can be scheduled independently. Lays the
 // blocks out and resolves branch targets.
