@@ -1,6 +1,7 @@
 // Scheduling across block boundaries, on machine IR built by hand after register allocation: straight-line
-// blocks joined so that bundles fill across them (block_merging.cpp), and a loop body that would wait in
-// every iteration for its preheader's writes, where the preheader waits once instead (schedule.cpp).
+// blocks joined so that bundles fill across them, a jump to a short loop latch replaced by a copy of it
+// (block_merging.cpp), and a loop body that would wait in every iteration for its preheader's writes,
+// where the preheader waits once instead (schedule.cpp).
 #include <gtest/gtest.h>
 
 #include "tpc/cc/passes.h"
@@ -92,6 +93,50 @@ TEST(BlockMerging, LoopBodyIsNeverJoined) {
   mergeStraightBlocks(mf);
   EXPECT_FALSE(mf.blocks[1].dead);
   EXPECT_EQ(mf.blocks[0].insts.size(), 1u);
+}
+
+// Block 0 works and jumps over block 1 to block 2, a loop's latch: an add, and a branch back to block 0
+// unless the count is reached, else on to block 3, which only halts.
+MFunction jumpToLatch() {
+  MFunction mf;
+  mf.blocks.resize(4);
+  mf.blocks[0].insts = {vectorAdd(1, 2, 3)};
+  mf.blocks[0].next = 2;
+  mf.blocks[1].insts = {vectorAdd(4, 5, 6)};
+  mf.blocks[1].next = 2;
+  mf.blocks[2].insts = {scalarAdd(1, 1)};
+  mf.blocks[2].condTarget = 3;
+  mf.blocks[2].condPred = phys(RegFile::SP, 1);
+  mf.blocks[2].next = 0;
+  return mf;
+}
+
+TEST(TailDuplication, JumpToShortLatchBecomesItsCopy) {
+  MFunction mf = jumpToLatch();
+  duplicateShortTails(mf);
+  // Block 0 runs the latch itself: its add, then back to block 0 on the opposite condition, else halt.
+  ASSERT_EQ(mf.blocks[0].insts.size(), 2u);
+  EXPECT_EQ(mf.blocks[0].insts[1].op, InsnId::SpuAdd);
+  EXPECT_EQ(mf.blocks[0].condTarget, 0);
+  EXPECT_TRUE(mf.blocks[0].condNegate);
+  EXPECT_EQ(mf.blocks[0].condPred, phys(RegFile::SP, 1));
+  EXPECT_EQ(mf.blocks[0].next, -1);
+  // Block 1 falls into the latch: no jump to save there.
+  EXPECT_EQ(mf.blocks[1].insts.size(), 1u);
+  EXPECT_EQ(mf.blocks[1].next, 2);
+  // No unconditional jump is left in block 0's code.
+  const auto bundles = scheduleFunction(mf, *isa::findArch("gaudi2"));
+  int jumps = 0;
+  for (const ScheduledBundle& b : bundles) jumps += b.bundle[isa::Slot::Spu].id == InsnId::SpuJmpr;
+  EXPECT_EQ(jumps, 2);  // block 0's conditional one and block 2's (block 1 falls into block 2)
+}
+
+TEST(TailDuplication, LongTailStays) {
+  MFunction mf = jumpToLatch();
+  for (int k = 0; k < 8; ++k) mf.blocks[2].insts.push_back(scalarAdd(2, 2));
+  duplicateShortTails(mf);
+  EXPECT_EQ(mf.blocks[0].insts.size(), 1u);
+  EXPECT_EQ(mf.blocks[0].next, 2);
 }
 
 // A preheader whose last instruction is a vector multiply (4 cycles to land) and a loop body whose only

@@ -10,6 +10,18 @@
 
 namespace tpc::cc {
 
+namespace {
+
+// The most instructions a tail copied in place of a jump to it may have: a loop's latch (an increment,
+// a compare, the branch) and a little more.
+constexpr size_t kShortTail = 6;
+
+bool onlyHalts(const MBlock& b) {
+  return !b.dead && b.insts.empty() && b.condTarget < 0 && b.next == -1 && b.loopBody < 0 && !b.bodyIter.valid();
+}
+
+}  // namespace
+
 void mergeStraightBlocks(MFunction& mf) {
   const int n = static_cast<int>(mf.blocks.size());
   // How many edges reach each block: jumps, fall-throughs, loop bodies and, for a loop that runs no
@@ -51,6 +63,41 @@ void mergeStraightBlocks(MFunction& mf) {
       second.dead = true;
       if (first.condTarget >= 0 || first.loopBody >= 0) break;
     }
+  }
+}
+
+void duplicateShortTails(MFunction& mf) {
+  const int n = static_cast<int>(mf.blocks.size());
+  auto nextLive = [&](int b) {
+    int s = b + 1;
+    while (s < n && mf.blocks[static_cast<size_t>(s)].dead) ++s;
+    return s < n ? s : -2;
+  };
+  for (int a = 0; a < n; ++a) {
+    MBlock& from = mf.blocks[static_cast<size_t>(a)];
+    if (from.dead || from.condTarget >= 0 || from.loopBody >= 0 || from.bodyIter.valid()) continue;
+    const int t = from.next;
+    if (t < 0 || t == a || t == nextLive(a)) continue;  // no jump to save
+    const MBlock& tail = mf.blocks[static_cast<size_t>(t)];
+    if (tail.dead || tail.loopBody >= 0 || tail.bodyIter.valid() || tail.insts.size() > kShortTail) continue;
+    // The copy ends as the tail does, with one jump at most (the one saved): going on by halting or into
+    // the block after `from`, or its condition's target being that block (the scheduler jumps on the
+    // opposite condition), or a block that only halts (the same, halting in place).
+    MBlock end = tail;
+    const int after = nextLive(a);
+    if (end.condTarget >= 0 && end.next != -1 && end.next != after && end.condTarget != after) {
+      if (!onlyHalts(mf.blocks[static_cast<size_t>(end.condTarget)])) continue;
+      end.condTarget = end.next;
+      end.condNegate = !end.condNegate;
+      end.next = -1;
+    }
+    if (end.condTarget < 0 && end.next != -1 && end.next != after) continue;
+    from.insts.insert(from.insts.end(), tail.insts.begin(), tail.insts.end());
+    from.condTarget = end.condTarget;
+    from.condPred = end.condPred;
+    from.condNegate = end.condNegate;
+    from.next = end.next;
+    from.endLoc = end.endLoc;
   }
 }
 

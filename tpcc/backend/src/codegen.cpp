@@ -767,7 +767,11 @@ obj::KernelObject generateObject(llvm::Module& module, const KernelSignature& si
     }
   }
   threadJumps(mf);
-  if (options.mergeStraightBlocks) mergeStraightBlocks(mf);
+  if (options.mergeStraightBlocks) {
+    duplicateShortTails(mf);
+    threadJumps(mf);
+    mergeStraightBlocks(mf);
+  }
   if (options.printMir) std::fprintf(stderr, "after allocation:\n%s", printMir(mf).c_str());
   std::vector<ScheduledBundle> bundles = scheduleFunction(mf, *arch);
 

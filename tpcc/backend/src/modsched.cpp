@@ -274,6 +274,53 @@ MInst instance(const MInst& mi, int r) {
   return c;
 }
 
+// The fallback loop's body is the loop body before scheduling, with the kernel's virtual registers. A value
+// that lives within one iteration of it (written before any read, and named nowhere outside the loop's
+// blocks) gets registers of its own there: otherwise the values the kernel's overlapping stages keep
+// apart stay apart in the fallback loop too, and copies the allocator could join there remain (a chain
+// of tied writes then pays each copy's latency).
+void renameFallbackLocals(MFunction& mf, int body, std::vector<MInst>& fallback) {
+  // Without copies there is nothing to join, and new names would only move the allocator's choices.
+  if (std::none_of(fallback.begin(), fallback.end(), [](const MInst& mi) { return mi.copy; })) return;
+  std::set<uint64_t> elsewhere, seen;
+  auto note = [&](const Reg& r) {
+    if (r.valid()) elsewhere.insert(regKey(r));
+  };
+  for (size_t b = 0; b < mf.blocks.size(); ++b) {
+    const MBlock& blk = mf.blocks[b];
+    for (const Reg& r : {blk.condPred, blk.loopCount, blk.loopZero, blk.loopIter, blk.bodyIter}) note(r);
+    if (static_cast<int>(b) == body) continue;
+    for (const MInst& mi : blk.insts) {
+      note(mi.dst);
+      note(mi.pred);
+      for (const MOperand& o : mi.src)
+        if (o.isReg()) note(o.reg);
+      for (const auto& v : mi.variables) note(v.second);
+    }
+  }
+  for (const auto& pc : mf.precolored) note(pc.first);
+  std::map<uint64_t, Reg> fresh;
+  for (const MInst& mi : fallback) {
+    forEachRead(mi, [&](const Reg& r) { seen.insert(regKey(r)); });
+    if (!mi.dst.valid()) continue;
+    const uint64_t k = regKey(mi.dst);
+    // A predicated write keeps the old value where its predicate is false: a read.
+    if (!mi.dst.physical && !mi.pred.valid() && !seen.count(k) && !elsewhere.count(k))
+      fresh.emplace(k, mf.newVirtual(mi.dst.file));
+    seen.insert(k);
+  }
+  auto rename = [&](Reg& r) {
+    if (auto it = fresh.find(regKey(r)); r.valid() && it != fresh.end()) r = it->second;
+  };
+  for (MInst& mi : fallback) {
+    rename(mi.dst);
+    rename(mi.pred);
+    for (MOperand& o : mi.src)
+      if (o.isReg()) rename(o.reg);
+    for (auto& v : mi.variables) rename(v.second);
+  }
+}
+
 void remapBlocks(MFunction& mf, int at, int count) {
   auto shift = [&](int& b) {
     if (b >= at) b += count;
@@ -733,6 +780,7 @@ int moduloScheduleLoops(MFunction& mf, const ModuloOptions& options, ModuloResul
     fallbackPre.loopBody = body + 5;
     fallbackPre.next = body + 5;
     MBlock& b = mf.blocks[static_cast<size_t>(body)];
+    renameFallbackLocals(mf, body, unexpanded);
     b.insts = unexpanded;
     b.next = newExit;
     mf.blocks.insert(mf.blocks.begin() + body, {pro, kernelPre, k, epi, fallbackPre});

@@ -44,6 +44,11 @@ void threadJumps(MFunction& mf);
 // (a loop's set-up with its prologue). See block_merging.cpp.
 void mergeStraightBlocks(MFunction& mf);
 
+// A block that jumps to a short block (kShortTail instructions at most) ending in a halt, or going on
+// into the block after the jumping one, gets a copy of it instead of the jump. Run threadJumps after it:
+// blocks no longer reached are marked dead there. See block_merging.cpp.
+void duplicateShortTails(MFunction& mf);
+
 // List scheduling of each block into bundles, honouring slots, latencies and the read-old-state rule of
 // a bundle; every block ends with its writes landed, so blocks can be scheduled independently. Lays the
 // blocks out and resolves branch targets.
