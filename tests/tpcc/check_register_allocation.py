@@ -11,7 +11,10 @@ running each kernel on tpc-sim against a reference computed here:
 - a spilled value whose definition reads nothing (the lane ids) is computed again where it is used
   instead of being stored and loaded;
 - a spilled value written by an instruction that also reads it (a mac's accumulator) is stored after
-  each write: 48 accumulators carried around a loop come out right.
+  each write: 48 accumulators carried around a loop come out right;
+- predicates, which have no local-memory form, spill into scalar registers (0 or 1, read back with
+  `mov_sp`): 20 conditions computed before any is used, more than the 15 predicate registers, compile
+  and select the right sum for operands on both sides of every threshold.
 
 usage: check_register_allocation.py BUILD/bin
 """
@@ -86,6 +89,32 @@ def accumulators_source():
 """ % (decls, macs, stores)
 
 
+PREDICATES = 20  # conditions live at once: more than the 15 predicate registers
+
+
+def predicates_source():
+    conds = ["p%d = x > b + %d" % (k, k) for k in range(PREDICATES // 2)]
+    conds += ["q%d = x < b - %d" % (k, k) for k in range(PREDICATES // 2)]
+    names = ["p%d" % k for k in range(PREDICATES // 2)] + ["q%d" % k for k in range(PREDICATES // 2)]
+    uses = "\n".join("    r = %s ? r + %d : r;" % (n, 1 << k) for k, n in enumerate(names))
+    return """void main(tensor out, int a, int b)
+{
+    int5 c = 0;
+    int x = a;
+    bool %s;
+    int r = 0;
+%s
+    int64 v = r;
+    v_i32_st_tnsr(c, out, v);
+}
+""" % (", ".join(conds), uses)
+
+
+def predicates_want(a, b):
+    r = sum(1 << k for k in range(PREDICATES // 2) if a > b + k)
+    return r + sum(1 << (PREDICATES // 2 + k) for k in range(PREDICATES // 2) if a < b - k)
+
+
 def compile_kernel(tool, source, opt, tmp, name):
     src = os.path.join(tmp, name + ".c")
     open(src, "w").write(source)
@@ -99,8 +128,8 @@ def compile_kernel(tool, source, opt, tmp, name):
     return obj, text, local
 
 
-def run(sim, obj, tmp, inputs, output):
-    args = [sim, obj, "--strict-hazards"]
+def run(sim, obj, tmp, inputs, output, extra=()):
+    args = [sim, obj, "--strict-hazards", *extra]
     for k, (descr, shape, values) in enumerate(inputs):
         path = os.path.join(tmp, "in%d.npy" % k)
         write_npy(path, descr, shape, values)
@@ -177,8 +206,17 @@ def main():
                 if got[k * 64:(k + 1) * 64] != want:
                     failures.append("accumulators %s: accumulator %d is %r..., want %r..." % (opt, k, got[k * 64:k * 64 + 3], want[:3]))
                     break
-            print("%s: partial writes ok; phases: %d spill stores, %d slots; accumulators: %d slots" % (
-                opt, stores, slots, local // 256))
+            # Predicates spilled into scalar registers.
+            obj, text, _ = compile_kernel(tool, predicates_source(), opt, tmp, "predicates")
+            readbacks = len(re.findall(r"mov_sp sp\d+, s\d+", text))
+            if opt == "-O2" and readbacks == 0:
+                failures.append("predicates %s: no predicate was spilled; the kernel no longer tests it" % opt)
+            for a, b in ((0, 0), (5, 0), (-7, 0), (3, -4), (100, 95), (-100, -95), (2, 7), (9, 0), (-10, 0)):
+                got = run(sim, obj, tmp, [], "i32[64]", ["-s", str(a), str(b), "--index-space", "1"])
+                if got[0] != predicates_want(a, b):
+                    failures.append("predicates %s: a=%d b=%d gives %d, want %d" % (opt, a, b, got[0], predicates_want(a, b)))
+            print("%s: partial writes ok; phases: %d spill stores, %d slots; accumulators: %d slots; "
+                  "predicates: %d read back" % (opt, stores, slots, local // 256, readbacks))
     for f in failures:
         print("FAILED: " + f)
     return 1 if failures else 0

@@ -474,12 +474,21 @@ void insertSpillCode(MFunction& mf, RegFile file, const std::vector<uint32_t>& s
     if (auto it = defs.find(v); it != defs.end() && it->second.first == 1 && rematerializable(*it->second.second))
       remat.emplace(v, *it->second.second);
   std::map<uint32_t, uint32_t> slot;
+  // Predicates have no local-memory form: a spilled one lives in a scalar register of its own (0 or 1),
+  // which the next round allocates (or spills in turn).
+  const bool predicate = file == RegFile::SP;
+  std::map<uint32_t, Reg> holder;
   const uint32_t size = vector ? 256 : 4;
   const uint32_t limit = vector ? 80 * 1024 : 1024;
   uint32_t& used = vector ? mf.vectorLocalBytes : mf.scalarLocalBytes;
   const uint32_t base = (used + size - 1) / size * size;
   for (uint32_t v : spilled) {
     if (remat.count(v)) continue;
+    if (predicate) {
+      holder[v] = mf.newVirtual(RegFile::S);
+      slot[v] = 0;
+      continue;
+    }
     const uint32_t addr = base + slotOf.at(v) * size;
     if (addr + size > limit)
       throw CodegenError(fmt::format("the kernel needs more {} registers than the core has, and their spill "
@@ -492,8 +501,9 @@ void insertSpillCode(MFunction& mf, RegFile file, const std::vector<uint32_t>& s
     return r.valid() && !r.physical && r.file == file && (slot.count(r.id) || remat.count(r.id));
   };
   for (MBlock& b : mf.blocks) {
+    // A spilled branch condition is read back at the block's end (below).
     for (const Reg* r : {&b.condPred, &b.loopCount, &b.loopZero, &b.loopIter, &b.bodyIter})
-      if (isSpilled(*r))
+      if (isSpilled(*r) && !(predicate && r == &b.condPred))
         throw CodegenError(fmt::format("the kernel needs more {} registers than the core has around a loop or "
                                        "branch", isa::regFilePrefix(file)),
                            b.endLoc.line ? b.endLoc : definitionLoc(mf, file, {r->id}), /*outOfRegisters=*/true, file);
@@ -517,6 +527,13 @@ void insertSpillCode(MFunction& mf, RegFile file, const std::vector<uint32_t>& s
           again.variables.clear();
           again.loc = mi.loc;
           out.push_back(again);
+        } else if (fresh && predicate) {
+          MInst back;  // sp = (s != 0)
+          back.op = isa::InsnId::SpuMovSp;
+          back.dst = t;
+          back.src[0] = MOperand::ofReg(holder.at(v));
+          back.loc = mi.loc;
+          out.push_back(back);
         } else if (fresh) {
           MInst ld;
           ld.op = vector ? isa::InsnId::LdLV : isa::InsnId::LdL;
@@ -543,7 +560,20 @@ void insertSpillCode(MFunction& mf, RegFile file, const std::vector<uint32_t>& s
         if (stored && isSpilled(var.second) && var.second.id == *stored) var.second = mi.dst;
       mi.copy = mi.copy && !stored;
       out.push_back(mi);
-      if (stored) {
+      if (stored && predicate) {
+        // s = 0, then 1 where the predicate holds.
+        MInst zero;
+        zero.op = isa::InsnId::SpuMov;
+        zero.dtype = DType::I32;
+        zero.dst = holder.at(*stored);
+        zero.src[0] = MOperand::ofImm(0);
+        zero.loc = mi.loc;
+        MInst one = zero;
+        one.src[0] = MOperand::ofImm(1);
+        one.pred = mi.dst;
+        out.push_back(zero);
+        out.push_back(one);
+      } else if (stored) {
         MInst st;
         st.op = vector ? isa::InsnId::StLV : isa::InsnId::StL;
         st.dtype = DType::I32;
@@ -552,6 +582,20 @@ void insertSpillCode(MFunction& mf, RegFile file, const std::vector<uint32_t>& s
         st.loc = mi.loc;
         out.push_back(st);
       }
+    }
+    if (isSpilled(b.condPred)) {
+      const uint32_t v = b.condPred.id;
+      const Reg t = mf.newVirtual(file);
+      MInst back = remat.count(v) ? remat.at(v) : MInst{};
+      if (!remat.count(v)) {
+        back.op = isa::InsnId::SpuMovSp;
+        back.src[0] = MOperand::ofReg(holder.at(v));
+      }
+      back.dst = t;
+      back.variables.clear();
+      back.loc = b.endLoc;
+      out.push_back(back);
+      b.condPred = t;
     }
     b.insts = std::move(out);
   }
@@ -626,7 +670,7 @@ void allocateRegisters(MFunction& mf, bool allowSpill) {
       FileAllocator allocator(trial, file);
       std::vector<uint32_t> uncoloured = allocator.run();
       if (uncoloured.empty()) continue;
-      if ((file != RegFile::V && file != RegFile::S) || round >= 8 || !allowSpill)
+      if ((file != RegFile::V && file != RegFile::S && file != RegFile::SP) || round >= 8 || !allowSpill)
         throw CodegenError(fmt::format("the kernel needs more {} registers than the core has ({}) at one point; "
                                        "simplify the code or split the kernel",
                                        isa::regFilePrefix(file), allocatable(file).size()),

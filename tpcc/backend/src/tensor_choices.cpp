@@ -71,15 +71,32 @@ class TensorChoices {
     removeDeadChoices();  // anything left unsettled the backend reports
   }
 
-  // The values argument k may take: the leaves of its selects and PHIs of constants (and tensors), or for
-  // a dimension, whose values are few (0-4), those its known bits allow when they keep it within them
-  // (LLVM turns `c ? 0 : 2` into arithmetic); false when neither applies.
+  // The values argument k may take: the leaves of its selects and PHIs of constants (and tensors), or
+  // those its known bits allow (LLVM turns `c ? 0 : 2` into arithmetic, `c ? SW_SAT : 0` into a zero
+  // extension): for a dimension, whose values are few (0-4), when they keep it within them; for another
+  // switch field, when at most kUnknownSwitchBits of its bits are unknown. False when none applies.
+  static constexpr unsigned kUnknownSwitchBits = 3;
   bool possibleValues(const isa::IntrinsicInfo& info, llvm::CallInst& call, unsigned k, std::set<int64_t>* out) {
     if (candidates(call.getArgOperand(k), out) && !out->empty()) return true;
     out->clear();
-    if (static_cast<int>(k) != info.paramIndex("dim") || !call.getArgOperand(k)->getType()->isIntegerTy()) return false;
-    // Only values within the dimensions: an argument that may be anything stays an error, as at -O0.
+    if (!call.getArgOperand(k)->getType()->isIntegerTy()) return false;
     const llvm::KnownBits known = llvm::computeKnownBits(call.getArgOperand(k), dl_);
+    if (static_cast<int>(k) != info.paramIndex("dim")) {
+      // An argument that may be anything stays an error, as at -O0.
+      const llvm::APInt unknown = ~(known.Zero | known.One);
+      if (unknown.popcount() > kUnknownSwitchBits) return false;
+      std::vector<unsigned> bits;
+      for (unsigned b = 0; b < unknown.getBitWidth(); ++b)
+        if (unknown[b]) bits.push_back(b);
+      for (unsigned subset = 0; subset < (1u << bits.size()); ++subset) {
+        llvm::APInt value = known.One;
+        for (size_t j = 0; j < bits.size(); ++j)
+          if (subset & (1u << j)) value.setBit(bits[j]);
+        out->insert(value.getSExtValue());
+      }
+      return true;
+    }
+    // Only values within the dimensions.
     if (known.getMaxValue().ugt(4)) return false;
     for (uint64_t d = 0; d < 5; ++d) {
       const llvm::APInt value(known.getBitWidth(), d);
