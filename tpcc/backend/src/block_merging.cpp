@@ -20,6 +20,29 @@ bool onlyHalts(const MBlock& b) {
   return !b.dead && b.insts.empty() && b.condTarget < 0 && b.next == -1 && b.loopBody < 0 && !b.bodyIter.valid();
 }
 
+// The block that comes after block b in the layout (dead blocks produce no code), -2 when none does.
+int nextLive(const MFunction& mf, int b) {
+  const int n = static_cast<int>(mf.blocks.size());
+  int s = b + 1;
+  while (s < n && mf.blocks[static_cast<size_t>(s)].dead) ++s;
+  return s < n ? s : -2;
+}
+
+// `into` runs `code` after its own instructions and then goes on as `ending` does (its condition and
+// target, its next block, its hardware loop).
+void append(MBlock& into, const std::vector<MInst>& code, const MBlock& ending) {
+  into.insts.insert(into.insts.end(), code.begin(), code.end());
+  into.condTarget = ending.condTarget;
+  into.condPred = ending.condPred;
+  into.condNegate = ending.condNegate;
+  into.next = ending.next;
+  into.endLoc = ending.endLoc;
+  into.loopBody = ending.loopBody;
+  into.loopCount = ending.loopCount;
+  into.loopZero = ending.loopZero;
+  into.loopIter = ending.loopIter;
+}
+
 }  // namespace
 
 void mergeStraightBlocks(MFunction& mf) {
@@ -44,21 +67,11 @@ void mergeStraightBlocks(MFunction& mf) {
     // A loop body ends where its loop ends, and a preheader's body must follow it: neither takes more.
     if (first.dead || first.condTarget >= 0 || first.loopBody >= 0 || first.bodyIter.valid()) continue;
     for (;;) {
-      int s = a + 1;
-      while (s < n && mf.blocks[static_cast<size_t>(s)].dead) ++s;
-      if (s >= n || first.next != s) break;
+      const int s = nextLive(mf, a);
+      if (s < 0 || first.next != s) break;
       MBlock& second = mf.blocks[static_cast<size_t>(s)];
       if (second.bodyIter.valid() || edgesIn[static_cast<size_t>(s)] != 1) break;
-      first.insts.insert(first.insts.end(), second.insts.begin(), second.insts.end());
-      first.condTarget = second.condTarget;
-      first.condPred = second.condPred;
-      first.condNegate = second.condNegate;
-      first.next = second.next;
-      first.endLoc = second.endLoc;
-      first.loopBody = second.loopBody;
-      first.loopCount = second.loopCount;
-      first.loopZero = second.loopZero;
-      first.loopIter = second.loopIter;
+      append(first, second.insts, second);
       second = MBlock{};
       second.dead = true;
       if (first.condTarget >= 0 || first.loopBody >= 0) break;
@@ -68,23 +81,17 @@ void mergeStraightBlocks(MFunction& mf) {
 
 void duplicateShortTails(MFunction& mf) {
   const int n = static_cast<int>(mf.blocks.size());
-  auto nextLive = [&](int b) {
-    int s = b + 1;
-    while (s < n && mf.blocks[static_cast<size_t>(s)].dead) ++s;
-    return s < n ? s : -2;
-  };
   for (int a = 0; a < n; ++a) {
     MBlock& from = mf.blocks[static_cast<size_t>(a)];
     if (from.dead || from.condTarget >= 0 || from.loopBody >= 0 || from.bodyIter.valid()) continue;
-    const int t = from.next;
-    if (t < 0 || t == a || t == nextLive(a)) continue;  // no jump to save
+    const int t = from.next, after = nextLive(mf, a);
+    if (t < 0 || t == a || t == after) continue;  // no jump to save
     const MBlock& tail = mf.blocks[static_cast<size_t>(t)];
     if (tail.dead || tail.loopBody >= 0 || tail.bodyIter.valid() || tail.insts.size() > kShortTail) continue;
     // The copy ends as the tail does, with one jump at most (the one saved): going on by halting or into
     // the block after `from`, or its condition's target being that block (the scheduler jumps on the
     // opposite condition), or a block that only halts (the same, halting in place).
     MBlock end = tail;
-    const int after = nextLive(a);
     if (end.condTarget >= 0 && end.next != -1 && end.next != after && end.condTarget != after) {
       if (!onlyHalts(mf.blocks[static_cast<size_t>(end.condTarget)])) continue;
       end.condTarget = end.next;
@@ -92,12 +99,7 @@ void duplicateShortTails(MFunction& mf) {
       end.next = -1;
     }
     if (end.condTarget < 0 && end.next != -1 && end.next != after) continue;
-    from.insts.insert(from.insts.end(), tail.insts.begin(), tail.insts.end());
-    from.condTarget = end.condTarget;
-    from.condPred = end.condPred;
-    from.condNegate = end.condNegate;
-    from.next = end.next;
-    from.endLoc = end.endLoc;
+    append(from, tail.insts, end);
   }
 }
 
