@@ -14,7 +14,11 @@ running each kernel on tpc-sim against a reference computed here:
   each write: 48 accumulators carried around a loop come out right;
 - predicates, which have no local-memory form, spill into scalar registers (0 or 1, read back with
   `mov_sp`): 20 conditions computed before any is used, more than the 15 predicate registers, compile
-  and select the right sum for operands on both sides of every threshold.
+  and select the right sum for operands on both sides of every threshold;
+- the index space's offset and size (i0, i1) are used where they are, not copied, unless the kernel
+  writes a copy in place while the original is still to be read: a kernel that walks the rows with an
+  in-place copy of the offset and stores at the offset itself afterwards writes every row right on 4
+  cores, and at -O2 it copies i0 (for those writes) and never i1.
 
 usage: check_register_allocation.py BUILD/bin
 """
@@ -115,6 +119,20 @@ def predicates_want(a, b):
     return r + sum(1 << (PREDICATES // 2 + k) for k in range(PREDICATES // 2) if a < b - k)
 
 
+INDEX_SPACE_SOURCE = """void main(tensor out, tensor first)
+{
+    const int5 start = get_index_space_offset();
+    const int5 size = get_index_space_size();
+    int5 c = start;
+    for (int k = 0; k < size[1]; k++) {
+        v_i32_st_tnsr(c, out, (int64)(c[1] * 10 + 7));
+        c[1] += 1;  // c walks the rows: written in place while start is still to be read
+    }
+    v_i32_st_tnsr(start, first, (int64)(start[1] + 1));
+}
+"""
+
+
 def compile_kernel(tool, source, opt, tmp, name):
     src = os.path.join(tmp, name + ".c")
     open(src, "w").write(source)
@@ -134,12 +152,14 @@ def run(sim, obj, tmp, inputs, output, extra=()):
         path = os.path.join(tmp, "in%d.npy" % k)
         write_npy(path, descr, shape, values)
         args += ["-t", path + (":bf16" if descr == "<u2" else "")]
-    out = os.path.join(tmp, "out.npy")
-    args += ["-t", out + "=" + output]
+    # output: one tensor's type and shape, or a tuple of them (out.npy, out1.npy, ...); the first's values.
+    outputs = [output] if isinstance(output, str) else list(output)
+    paths = [os.path.join(tmp, "out%s.npy" % (k or "")) for k in range(len(outputs))]
+    args += ["-t"] + [path + "=" + o for path, o in zip(paths, outputs)]
     p = subprocess.run(args, capture_output=True, text=True)
     if p.returncode != 0:
         raise RuntimeError("tpc-sim failed:\n" + p.stderr)
-    return read_npy(out)[1]
+    return read_npy(paths[0])[1]
 
 
 def bf16(x):
@@ -215,6 +235,22 @@ def main():
                 got = run(sim, obj, tmp, [], "i32[64]", ["-s", str(a), str(b), "--index-space", "1"])
                 if got[0] != predicates_want(a, b):
                     failures.append("predicates %s: a=%d b=%d gives %d, want %d" % (opt, a, b, got[0], predicates_want(a, b)))
+            # The index-space registers: in place unless a copy is written while they are still read.
+            obj, text, _ = compile_kernel(tool, INDEX_SPACE_SOURCE, opt, tmp, "index_space")
+            copies = {r: len(re.findall(r"i_mov\.i32 i\d+, %s dmask=0b11111" % r, text)) for r in ("i0", "i1")}
+            # The offset must be copied (each unrolled copy of c is written in place); the size never is.
+            if opt == "-O2" and (copies["i0"] == 0 or copies["i1"] != 0):
+                failures.append("index space %s: whole copies of i0 and i1 %r, want some and none" % (opt, copies))
+            rows = 11
+            got = run(sim, obj, tmp, [], ("i32[%d,64]" % rows,) * 2, ["--cores", "4", "--index-space", "1,%d" % rows])
+            first = read_npy(os.path.join(tmp, "out1.npy"))[1]
+            for r in range(rows):
+                if got[r * 64] != 10 * r + 7:
+                    failures.append("index space %s: row %d is %d, want %d" % (opt, r, got[r * 64], 10 * r + 7))
+                    break
+            starts = [r for r in range(rows) if first[r * 64] != 0]
+            if first[0] != 1 or any(first[r * 64] != r + 1 for r in starts) or len(starts) < 2:
+                failures.append("index space %s: the cores' first rows got %r" % (opt, [first[r * 64] for r in range(rows)]))
             print("%s: partial writes ok; phases: %d spill stores, %d slots; accumulators: %d slots; "
                   "predicates: %d read back" % (opt, stores, slots, local // 256, readbacks))
     for f in failures:

@@ -1925,6 +1925,14 @@ class Selector : public SelectionContext {
   MOperand indexSource(llvm::Value* v) override { return indexOperand(v); }
   Reg vectorReg(llvm::Value* v) override { return regAsVector(v); }
   Reg freshReg(RegFile f) override { return newReg(f); }
+  Reg indexSpaceReg(uint32_t phys) override {
+    auto [it, fresh] = indexSpaceRegs_.try_emplace(phys);
+    if (fresh) {
+      it->second = newReg(RegFile::I);
+      mf_.precolored.emplace_back(it->second, phys);
+    }
+    return it->second;
+  }
   MInst& emitInst(MInst mi) override { return emit(mi); }
   void emitRegCopy(Reg dst, Reg src) override { emitCopy(dst, src); }
   void copyIrValue(llvm::Value* dst, llvm::Value* src) override { copyValue(dst, src); }
@@ -1991,6 +1999,7 @@ class Selector : public SelectionContext {
   std::vector<PendingVariable> pendingVariables_;  // assigned before their block's first instruction
   std::map<const llvm::DILocation*, uint32_t> scopeIndex_;  // inline call site -> scope (1-based)
   std::unordered_map<const llvm::Value*, int> tensorIndex_;
+  std::map<uint32_t, Reg> indexSpaceRegs_;  // indexSpaceReg: one virtual register per index-space register
   std::unordered_map<const llvm::GlobalVariable*, uint32_t> localOffsets_;
   std::unordered_map<const llvm::Value*, uint32_t> allocaAddress_;
   std::vector<Reg> scratch_;

@@ -237,13 +237,13 @@ class Lowerer {
 
   // ------------------------------------------------------------------------------------ lowerings
 
+  // A copy of the index-space register: the allocator may give both sides that register (it is never
+  // allocated otherwise), so that the copy disappears unless the kernel writes the value's register while
+  // the index space is still to be read.
   void indexSpace() {
-    MInst m = makeInst(InsnId::SpuIMov, DType::I32, cx_.valueReg(&call_));
     uint32_t phys = info_.lowering == isa::Lowering::IndexSpaceOffset ? isa::kIndexSpaceOffsetReg
                                                                       : isa::kIndexSpaceSizeReg;
-    m.src[0] = MOperand::ofReg(Reg{RegFile::I, phys, true});
-    m.sw = isa::switchField(SwitchField::DimMask).set(0, 0x1f);
-    cx_.emitInst(m);
+    cx_.emitRegCopy(cx_.valueReg(&call_), cx_.indexSpaceReg(phys));
   }
 
   void op() {

@@ -31,6 +31,9 @@ class SelectionContext {
   // A vector value in a V register (splats broadcast with a move).
   virtual Reg vectorReg(llvm::Value* v) = 0;
   virtual Reg freshReg(RegFile f) = 0;
+  // The kernel's index-space offset or size (isa::kIndexSpaceOffsetReg, kIndexSpaceSizeReg) as a virtual
+  // register that the allocator must give that index register, so that a copy of it can share it.
+  virtual Reg indexSpaceReg(uint32_t phys) = 0;
   virtual MInst& emitInst(MInst mi) = 0;
   virtual void emitRegCopy(Reg dst, Reg src) = 0;
   virtual void copyIrValue(llvm::Value* dst, llvm::Value* src) = 0;
