@@ -86,6 +86,7 @@ class Unary : public Family {
     fillElementwise(node, shape, lanesOf(type), plan);
     plan.addScalar(p.alpha);
     plan.addScalar(p.approximate);
+    plan.addScalar(flatLayout(plan));
     return {};
   }
 
@@ -116,8 +117,10 @@ class Binary : public Family {
     if (GlueResult r = expectOutputShape(node, 0, shape); !r.ok()) return r;
     plan.kernel = node.guid;
     fillElementwise(node, shape, lanesOf(type), plan);
-    plan.addScalar(broadcastBits(node.inputs[0], shape));
-    plan.addScalar(broadcastBits(node.inputs[1], shape));
+    const uint32_t a = broadcastBits(node.inputs[0], shape), b = broadcastBits(node.inputs[1], shape);
+    plan.addScalar(a);
+    plan.addScalar(b);
+    plan.addScalar(flatLayout(plan, (a | b) != 0));
     return {};
   }
 };
@@ -139,7 +142,12 @@ class Where : public Family {
     if (GlueResult r = expectOutputShape(node, 0, shape); !r.ok()) return r;
     plan.kernel = node.guid;
     fillElementwise(node, shape, lanesOf(type), plan);
-    for (const TensorView& t : node.inputs) plan.addScalar(broadcastBits(t, shape));
+    uint32_t any = 0;
+    for (const TensorView& t : node.inputs) {
+      plan.addScalar(broadcastBits(t, shape));
+      any |= broadcastBits(t, shape);
+    }
+    plan.addScalar(flatLayout(plan, any != 0));
     return {};
   }
 };
@@ -169,6 +177,7 @@ class Clamp : public Family {
     fillElementwise(node, node.inputs[0], lanesOf(type), plan);
     plan.addScalar(p.low);
     plan.addScalar(p.high);
+    plan.addScalar(flatLayout(plan));
     return {};
   }
 };
@@ -196,6 +205,7 @@ class Cast : public Family {
     if (GlueResult r = expectOutputShape(node, 0, node.inputs[0]); !r.ok()) return r;
     plan.kernel = node.guid;
     fillElementwise(node, node.inputs[0], 128, plan);
+    plan.addScalar(flatLayout(plan));
     return {};
   }
 };

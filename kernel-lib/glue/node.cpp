@@ -126,6 +126,11 @@ TensorAccessPattern elementwisePattern(const TensorView& tensor, const TensorVie
   return p;
 }
 
+int32_t flatLayout(const LaunchPlan& plan, bool broadcasts) {
+  if (broadcasts) return 0;
+  return plan.geometry[2] == 1 && plan.geometry[3] == 1 && plan.geometry[4] == 1 ? 2 : 1;
+}
+
 uint32_t broadcastBits(const TensorView& tensor, const TensorView& shape) {
   uint32_t bits = 0;
   for (size_t d = 0; d < 5; ++d)

@@ -92,6 +92,7 @@ class Optimizer : public Family {
         return fail(GLUE_KERNEL_INVALID_SCALAR_ARGUMENT, fmt::format("{}: lr, momentum and weight_decay must be finite, not {}, {}, {}",
                                                                      node.guid, p.lr, p.momentum, p.weight_decay));
       for (float v : {p.lr, p.momentum, p.weight_decay}) plan.addScalar(v);
+      plan.addScalar(flatLayout(plan));
     }
     return {};
   }

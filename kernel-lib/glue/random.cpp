@@ -81,6 +81,7 @@ class Random : public Family {
     const float scale = 1.0f / (1.0f - p.p);
     if (backward) {
       plan.addScalar(scale);
+      plan.addScalar(flatLayout(plan));
       return {};
     }
     plan.addScalar(static_cast<uint32_t>(p.seed));

@@ -1,6 +1,8 @@
 // out = OP(a, b) with NumPy broadcasting: bit d of broadcastA (broadcastB) says that a (b) has size 1 in
 // dimension d where out does not, and is read at coordinate 0 there. A broadcast dimension 0 reads one
-// element and splats it; the four combinations of dimension 0 have loops of their own.
+// element and splats it; the four combinations of dimension 0 have loops of their own. layout is the glue's
+// word on the shapes (glue.h, flatLayout): 0 when an input is broadcast, 1 or 2 when none is (2: the index
+// space has one point in dimensions 2-4).
 #include "common.h"
 #include "broadcast.h"
 
@@ -36,13 +38,13 @@
 #define FLAT_U 8
 #endif
 
-void main(tensor a, tensor b, tensor out, int broadcastA, int broadcastB)
+void main(tensor a, tensor b, tensor out, int broadcastA, int broadcastB, int layout)
 {
 #if !defined(OP_DIV)
-    // Without broadcasting, the core's whole part in one loop of FLAT_U vectors per iteration (common.h); div's
-    // long body keeps a loop per row, whose set-up is small next to it.
-    if (broadcastA == 0 && broadcastB == 0) {
-        FOR_EACH_POINT_FLAT(c, LANES, FLAT_U, STORE(c, out, OP(LD(c, a), LD(c, b)));)
+    // Without broadcasting (layout 1 or 2), the core's whole part in one loop of FLAT_U vectors per iteration
+    // (common.h); div's long body keeps a loop per row, whose set-up is small next to it.
+    if (layout != 0) {
+        FOR_EACH_POINT_FLAT(c, LANES, FLAT_U, layout == 2, STORE(c, out, OP(LD(c, a), LD(c, b)));)
         return;
     }
 #endif

@@ -56,7 +56,7 @@
 #else
 #define FLAT_U 8
 #endif
-void main(tensor in, tensor out)
+void main(tensor in, tensor out, int layout)
 {
-    FOR_EACH_POINT_FLAT(c, 128, FLAT_U, CAST_POINT(c))
+    FOR_EACH_POINT_FLAT(c, 128, FLAT_U, layout == 2, CAST_POINT(c))
 }

@@ -131,17 +131,26 @@
 // "Performance"). Each of the u points has coordinates of its own, advanced by one step per iteration,
 // along the row or, after a row's last group, to the next row's first; the body is written u times, each
 // with its own `c`. The points of a row left after its whole groups go one at a time in a second loop of
-// the same kind. Dimensions 2-4 are loops around both, skipped when they have one point (as in 2-D
-// tensors).
-#define FOR_EACH_POINT_FLAT(c, width, u, ...)                                                          \
+// the same kind. Dimensions 2-4 are loops around both, skipped when `space2d` is true: the kernels pass
+// `layout == 2`, the glue's word (glue/node.cpp, flatLayout) that the whole index space has one point in
+// each of them. Comparing a parameter is one scalar instruction; testing the core's own sizes took six
+// and a wait.
+#define FOR_EACH_POINT_FLAT(c, width, u, space2d, ...)                                                 \
   {                                                                                                    \
     const int5 start_ = get_index_space_offset();                                                      \
     const int5 size_ = get_index_space_size();                                                         \
     const int w_ = (width), groups_ = (int)((unsigned)size_[0] / (u)), tail_ = size_[0] - groups_ * (u); \
+    /* Decided here, so that each compare is done long before its branch (LLVM would not hoist them  \
+       out of the two copies of FLAT_ROWS_). */                                                         \
+    const _Bool hasGroups_ = groups_ > 0, hasTail_ = tail_ > 0;                                        \
+    /* {w, 0, 0, 0, 0}, one point along dimension 0. The `|` of a bit that is always 0 (sizes are not    \
+       negative) hides the constant from LLVM, which would otherwise fold each copy's coordinates back to \
+       row_ + {k w, 0, 0, 0, 0}: two scalar instructions per copy instead of one add of one_. */        \
+    int5 one_ = 0;                                                                                     \
+    one_[0] = w_ | (int)((unsigned)size_[0] >> 31);                                                    \
     int5 row_ = start_;                                                                                \
     row_[0] = start_[0] * w_;                                                                          \
-    /* One compare instead of three and two predicate merges (sizes are at least 1). */                \
-    if (size_[2] * size_[3] * size_[4] == 1) {                                                         \
+    if (space2d) {                                                                                     \
       FLAT_ROWS_(c, u, __VA_ARGS__)                                                                    \
     } else {                                                                                           \
       for (int d4_ = start_[4]; d4_ < start_[4] + size_[4]; d4_++)                                     \
@@ -157,17 +166,16 @@
 
 // FOR_EACH_POINT_FLAT's two loops over the rows of dimension 1 from row_.
 #define FLAT_ROWS_(c, u, ...)                                                                          \
-  if (groups_ > 0) {                                                                                   \
+  if (hasGroups_) {                                                                                    \
     int5 at_[u];                                                                                       \
-    _Pragma("unroll") for (int k_ = 0; k_ < (u); k_++) {                                               \
-      at_[k_] = row_;                                                                                  \
-      at_[k_][0] += k_ * w_;                                                                           \
-    }                                                                                                  \
+    at_[0] = row_;                                                                                     \
+    _Pragma("unroll") for (int k_ = 1; k_ < (u); k_++) at_[k_] = at_[k_ - 1] + one_;                   \
     /* After a row's last group: back (groups - 1) groups and one row on. */                           \
     const int5 along_ = {(u) * w_, 0, 0, 0, 0}, down_ = {(1 - groups_) * (u) * w_, 1, 0, 0, 0};       \
     int left_ = groups_;                                                                               \
     /* A core runs only on a part with at least one point in every dimension, so n_ >= 1 here. */       \
     int n_ = groups_ * size_[1];                                                                       \
+    __builtin_assume(n_ >= 1); /* LLVM's trip count is then n_, not max(n_, 1). */                     \
     _Pragma("unroll 1") do {                                                                           \
       _Pragma("unroll") for (int k_ = 0; k_ < (u); k_++) {                                             \
         int5 c = at_[k_];                                                                              \
@@ -178,10 +186,10 @@
       _Pragma("unroll") for (int k_ = 0; k_ < (u); k_++) at_[k_] += step_;                             \
     } while (--n_ > 0);                                                                                \
   }                                                                                                    \
-  if (tail_ > 0) {                                                                                     \
+  if (hasTail_) {                                                                                      \
     int5 at_ = row_;                                                                                   \
     at_[0] += groups_ * (u) * w_;                                                                      \
-    const int5 along_ = {w_, 0, 0, 0, 0}, down_ = {(1 - tail_) * w_, 1, 0, 0, 0};                      \
+    const int5 along_ = one_, down_ = {(1 - tail_) * w_, 1, 0, 0, 0};                                  \
     int left_ = tail_;                                                                                 \
     _Pragma("unroll 1") for (int n_ = tail_ * size_[1]; n_ > 0; n_--) {                               \
       {                                                                                                \

@@ -6,9 +6,9 @@
 
 // Every index-space point, in one loop over the core's whole part, 4 points per iteration (common.h,
 // FOR_EACH_POINT_FLAT).
-void main(tensor dy, tensor mask, tensor dx, float scale)
+void main(tensor dy, tensor mask, tensor dx, float scale, int layout)
 {
-  FOR_EACH_POINT_FLAT(c, 256, 4,
+  FOR_EACH_POINT_FLAT(c, 256, 4, layout == 2,
     const int d0 = c[0];
 #if defined(DT_F32)
     const uint64 m = as_uint64(v_u8_ld_tnsr_b(c, mask, SW_UNPACK | SW_UNPCK_8_TO_32));

@@ -33,9 +33,10 @@
 
 // SGD's short body: the core's whole part in one loop, 4 groups (8 vectors of each tensor) per iteration
 // (common.h, FOR_EACH_POINT_FLAT).
-void main(tensor w, tensor grad, tensor buf, tensor wOut, tensor bufOut, float lr, float momentum, float weightDecay)
+void main(tensor w, tensor grad, tensor buf, tensor wOut, tensor bufOut, float lr, float momentum, float weightDecay,
+          int layout)
 {
-  FOR_EACH_POINT_FLAT(c, 128, 4,
+  FOR_EACH_POINT_FLAT(c, 128, 4, layout == 2,
     float64 g[2];
     LOAD_GRADS(c, grad, g);
     for (int h = 0; h < 2; h++) {

@@ -56,7 +56,7 @@ static inline float64 leaky(float64 x, float alpha) { return v_f32_sel_less_f32_
 #endif
 
 #if defined(FLAT_U)
-#define ELEMENTWISE(f) FOR_EACH_POINT_FLAT(c, LANES, FLAT_U, STORE(c, out, f(LD(c, in)));)
+#define ELEMENTWISE(f) FOR_EACH_POINT_FLAT(c, LANES, FLAT_U, layout == 2, STORE(c, out, f(LD(c, in)));)
 #else
 #define ELEMENTWISE(f)                                        \
     FOR_EACH_ROW(c,                                           \
@@ -67,7 +67,7 @@ static inline float64 leaky(float64 x, float alpha) { return v_f32_sel_less_f32_
         })
 #endif
 
-void main(tensor in, tensor out, float alpha, int approximate)
+void main(tensor in, tensor out, float alpha, int approximate, int layout)
 {
 #if !defined(FLAT_U)
     int5 c = 0;

@@ -39,7 +39,7 @@ static inline float64 grad(float64 dy, float64 y) { return dy * ((1.0f - y) * (1
 #define FLAT_U 8
 #endif
 #if !defined(OP_GELU)
-#define ELEMENTWISE(g) FOR_EACH_POINT_FLAT(c, LANES, FLAT_U, STORE(c, dx, g(LD(c, dy), LD(c, v)));)
+#define ELEMENTWISE(g) FOR_EACH_POINT_FLAT(c, LANES, FLAT_U, layout == 2, STORE(c, dx, g(LD(c, dy), LD(c, v)));)
 #else
 #define ELEMENTWISE(g)                                                  \
     FOR_EACH_ROW(c,                                                     \
@@ -49,7 +49,7 @@ static inline float64 grad(float64 dy, float64 y) { return dy * ((1.0f - y) * (1
         })
 #endif
 
-void main(tensor dy, tensor v, tensor dx, float alpha, int approximate)
+void main(tensor dy, tensor v, tensor dx, float alpha, int approximate, int layout)
 {
 #if defined(OP_GELU)
     int5 c = 0;

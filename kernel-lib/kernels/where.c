@@ -1,4 +1,4 @@
-// out = cond != 0 ? x : y, with NumPy broadcasting of all three (bits as binary.c; cond is u8). The
+// out = cond != 0 ? x : y, with NumPy broadcasting of all three (bits and layout as binary.c; cond is u8). The
 // condition of 64 or 128 elements is loaded unpacked: byte k of 32-bit lane l (16-bit lane l) holds
 // element l + 64k (l + 128k), so the low byte of each lane is its own element's condition.
 #include "common.h"
@@ -26,12 +26,13 @@
                              (BY) ? sy : LD(cy, y)));                                                 \
     }
 
-void main(tensor cond, tensor x, tensor y, tensor out, int broadcastCond, int broadcastX, int broadcastY)
+void main(tensor cond, tensor x, tensor y, tensor out, int broadcastCond, int broadcastX, int broadcastY,
+          int layout)
 {
-    // Without broadcasting, the core's whole part in one loop of 8 vectors per iteration (common.h; 16 measured
-    // slower).
-    if (broadcastCond == 0 && broadcastX == 0 && broadcastY == 0) {
-        FOR_EACH_POINT_FLAT(c, LANES, 8, STORE(c, out, SELECT(LOAD_CONDITION(c, cond), LD(c, x), LD(c, y)));)
+    // Without broadcasting (layout 1 or 2), the core's whole part in one loop of 8 vectors per iteration
+    // (common.h; 16 measured slower).
+    if (layout != 0) {
+        FOR_EACH_POINT_FLAT(c, LANES, 8, layout == 2, STORE(c, out, SELECT(LOAD_CONDITION(c, cond), LD(c, x), LD(c, y)));)
         return;
     }
     int5 c = 0, cc = 0, cx = 0, cy = 0;
