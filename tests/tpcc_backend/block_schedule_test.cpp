@@ -1,7 +1,9 @@
 // Scheduling across block boundaries, on machine IR built by hand after register allocation: straight-line
 // blocks joined so that bundles fill across them, a jump to a short loop latch replaced by a copy of it
 // (block_merging.cpp), and a loop body that would wait in every iteration for its preheader's writes,
-// where the preheader waits once instead (schedule.cpp).
+// where the preheader waits once instead (schedule.cpp); a block falling into a decision between a target
+// and halting takes the decision's branch (block_merging.cpp). Writes that no path reads are dropped
+// (dce.cpp, eliminateDeadWrites).
 #include <gtest/gtest.h>
 
 #include "tpc/cc/passes.h"
@@ -121,14 +123,52 @@ TEST(TailDuplication, JumpToShortLatchBecomesItsCopy) {
   EXPECT_TRUE(mf.blocks[0].condNegate);
   EXPECT_EQ(mf.blocks[0].condPred, phys(RegFile::SP, 1));
   EXPECT_EQ(mf.blocks[0].next, -1);
-  // Block 1 falls into the latch: no jump to save there.
-  EXPECT_EQ(mf.blocks[1].insts.size(), 1u);
-  EXPECT_EQ(mf.blocks[1].next, 2);
-  // No unconditional jump is left in block 0's code.
+  // Block 1 falls into the latch, which decides between block 0 and halting (block 3 only halts): it
+  // takes a copy too (FallingIntoADecisionTakesItsBranch).
+  EXPECT_EQ(mf.blocks[1].insts.size(), 2u);
+  EXPECT_EQ(mf.blocks[1].next, -1);
+  // No unconditional jump is left: each block has its conditional one (block 2's, now reached from
+  // nowhere, is dropped by jump threading in the compiler).
   const auto bundles = scheduleFunction(mf, *isa::findArch("gaudi2"));
   int jumps = 0;
   for (const ScheduledBundle& b : bundles) jumps += b.bundle[isa::Slot::Spu].id == InsnId::SpuJmpr;
-  EXPECT_EQ(jumps, 2);  // block 0's conditional one and block 2's (block 1 falls into block 2)
+  EXPECT_EQ(jumps, 3);
+}
+
+// Block 0 (a loop's epilogue, say) falls into block 1, which decides between block 3 (a remainder loop)
+// and halting; block 2 jumps into block 1 too.
+MFunction fallIntoDecision() {
+  MFunction mf;
+  mf.blocks.resize(4);
+  mf.blocks[0].insts = {vectorAdd(1, 2, 3)};
+  mf.blocks[0].next = 1;
+  mf.blocks[1].condTarget = 3;
+  mf.blocks[1].condPred = phys(RegFile::SP, 1);
+  mf.blocks[1].next = -1;
+  mf.blocks[2].insts = {vectorAdd(4, 5, 6)};
+  mf.blocks[2].next = 1;
+  mf.blocks[3].insts = {scalarAdd(1, 1)};
+  return mf;
+}
+
+TEST(TailDuplication, FallingIntoADecisionTakesItsBranch) {
+  MFunction mf = fallIntoDecision();
+  duplicateShortTails(mf);
+  EXPECT_EQ(mf.blocks[0].condTarget, 3);
+  EXPECT_EQ(mf.blocks[0].condPred, phys(RegFile::SP, 1));
+  EXPECT_EQ(mf.blocks[0].next, -1);
+  EXPECT_EQ(mf.blocks[1].condTarget, 3);  // still there, for whatever else reaches it
+  // The branch shares the add's bundle, where block 1's would have come after it.
+  const auto bundles = scheduleFunction(mf, *isa::findArch("gaudi2"));
+  EXPECT_EQ(bundleOf(bundles, isa::Slot::Spu, InsnId::SpuJmpr), bundleOf(bundles, isa::Slot::Vpu, InsnId::VpuAdd));
+}
+
+TEST(TailDuplication, DecisionReachedOnlyByFallingThroughIsLeftToJoining) {
+  MFunction mf = fallIntoDecision();
+  mf.blocks[2].next = -1;
+  duplicateShortTails(mf);
+  EXPECT_EQ(mf.blocks[0].next, 1);
+  EXPECT_EQ(mf.blocks[0].condTarget, -1);
 }
 
 TEST(TailDuplication, LongTailStays) {
@@ -168,6 +208,84 @@ TEST(LoopEntry, PreheaderWaitsOnceRatherThanTheBodyEveryIteration) {
   EXPECT_EQ(end, static_cast<uint32_t>((loop + 1) * isa::kBundleBytes));
   const int mul = bundleOf(bundles, isa::Slot::Vpu, InsnId::VpuMul);
   EXPECT_GE(loop + 1, mul + isa::insnInfo(InsnId::VpuMul).latency);
+}
+
+// ------------------------------------------------------------------------------------ dead writes
+
+Reg virt(RegFile file, uint32_t id) { return Reg{file, id, false}; }
+
+MInst vAdd(uint32_t dst, uint32_t a, uint32_t b) {
+  return op(InsnId::VpuAdd, virt(RegFile::V, dst), MOperand::ofReg(virt(RegFile::V, a)), MOperand::ofReg(virt(RegFile::V, b)));
+}
+
+MInst vStore(uint32_t value) {
+  MInst mi;
+  mi.op = InsnId::StTnsr;
+  mi.src[0] = MOperand::ofReg(phys(RegFile::I, 0));
+  mi.src[1] = MOperand::ofReg(virt(RegFile::V, value));
+  return mi;
+}
+
+size_t count(const MBlock& b, InsnId id) {
+  size_t n = 0;
+  for (const MInst& mi : b.insts) n += mi.op == id;
+  return n;
+}
+
+TEST(DeadWrites, OverwrittenOnEveryPathGoes) {
+  MFunction mf;
+  mf.blocks.resize(2);
+  mf.blocks[0].insts = {vAdd(1, 2, 3)};
+  mf.blocks[0].next = 1;
+  mf.blocks[1].insts = {vAdd(1, 4, 5), vStore(1)};
+  eliminateDeadWrites(mf);
+  EXPECT_EQ(mf.blocks[0].insts.size(), 0u);
+  EXPECT_EQ(mf.blocks[1].insts.size(), 2u);
+}
+
+TEST(DeadWrites, ReadOnOnePathStays) {
+  MFunction mf;
+  mf.blocks.resize(3);
+  mf.blocks[0].insts = {vAdd(1, 2, 3)};
+  mf.blocks[0].condTarget = 2;
+  mf.blocks[0].condPred = phys(RegFile::SP, 1);
+  mf.blocks[0].next = 1;
+  mf.blocks[1].insts = {vAdd(1, 4, 5), vStore(1)};
+  mf.blocks[2].insts = {vStore(1)};
+  eliminateDeadWrites(mf);
+  EXPECT_EQ(mf.blocks[0].insts.size(), 1u);
+}
+
+TEST(DeadWrites, AnUpdateForAnIterationThatNeverComesGoes) {
+  // A hardware loop whose body stores v1 and advances it (read again by the next iteration); the block
+  // after it advances v1 once more, as an epilogue does, and the kernel ends.
+  MFunction mf;
+  mf.blocks.resize(3);
+  mf.blocks[0].insts = {vAdd(1, 2, 3)};
+  mf.blocks[0].next = 1;
+  mf.blocks[0].loopBody = 1;
+  mf.blocks[0].loopCount = virt(RegFile::S, 1);
+  mf.blocks[0].loopZero = virt(RegFile::S, 2);
+  mf.blocks[0].loopIter = virt(RegFile::S, 3);
+  mf.blocks[1].insts = {vStore(1), vAdd(1, 1, 4)};
+  mf.blocks[1].bodyIter = virt(RegFile::S, 3);
+  mf.blocks[1].next = 2;
+  mf.blocks[2].insts = {vStore(1), vAdd(1, 1, 4)};
+  eliminateDeadWrites(mf);
+  EXPECT_EQ(mf.blocks[0].insts.size(), 1u);
+  EXPECT_EQ(count(mf.blocks[1], InsnId::VpuAdd), 1u);
+  EXPECT_EQ(count(mf.blocks[2], InsnId::VpuAdd), 0u);
+  EXPECT_EQ(count(mf.blocks[2], InsnId::StTnsr), 1u);
+}
+
+TEST(DeadWrites, APredicatedWriteKeepsTheOldValueAlive) {
+  MFunction mf;
+  mf.blocks.resize(1);
+  MInst maybe = vAdd(1, 4, 5);
+  maybe.pred = phys(RegFile::SP, 1);
+  mf.blocks[0].insts = {vAdd(1, 2, 3), maybe, vStore(1)};
+  eliminateDeadWrites(mf);
+  EXPECT_EQ(mf.blocks[0].insts.size(), 3u);
 }
 
 }  // namespace

@@ -2,7 +2,9 @@
 // and later selections (coordinate constants, folded splats) can leave it unread.
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <set>
+#include <vector>
 
 #include "tpc/cc/passes.h"
 
@@ -11,6 +13,15 @@ namespace tpc::cc {
 namespace {
 
 uint64_t key(const Reg& r) { return (static_cast<uint64_t>(r.file) << 32) | r.id; }
+
+// The registers an instruction reads: its sources, its predicate, and its destination's old value when
+// it writes only part of it.
+template <class F> void forEachRead(const MInst& mi, F f) {
+  for (const MOperand& o : mi.src)
+    if (o.isReg()) f(o.reg);
+  if (mi.pred.valid()) f(mi.pred);
+  if (mi.dstIsRead && mi.dst.valid()) f(mi.dst);
+}
 
 bool hasEffect(const MInst& mi) {
   const isa::InsnInfo& info = isa::insnInfo(mi.op);
@@ -102,6 +113,93 @@ void eliminateDeadCode(MFunction& mf) {
     b.insts.erase(std::remove_if(b.insts.begin(), b.insts.end(),
                                  [&](const MInst& mi) { return !hasEffect(mi) && !needed.count(key(mi.dst)); }),
                   b.insts.end());
+}
+
+// Liveness over the control flow graph, backwards to a fixed point, then one backward walk per block that
+// drops each write (of a virtual register, with no other effect) whose register is not live after it.
+// A predicated or partial write keeps the register's old value alive; the iterators of hardware loops,
+// which the `loop` instruction updates, are never dropped (no instruction here writes them).
+void eliminateDeadWrites(MFunction& mf) {
+  const size_t nb = mf.blocks.size();
+  std::map<uint64_t, size_t> index;  // virtual register -> bit
+  auto bit = [&](const Reg& r) -> std::optional<size_t> {
+    if (!r.valid() || r.physical) return std::nullopt;
+    auto [it, fresh] = index.try_emplace(key(r), index.size());
+    return it->second;
+  };
+  for (const MBlock& b : mf.blocks)
+    for (const MInst& mi : b.insts) {
+      bit(mi.dst);
+      forEachRead(mi, [&](const Reg& r) { bit(r); });
+    }
+  const size_t n = index.size();
+  using Set = std::vector<bool>;
+  auto successors = [&](size_t b) {
+    std::vector<size_t> s;
+    const MBlock& blk = mf.blocks[b];
+    auto add = [&](int t) {
+      if (t >= 0 && static_cast<size_t>(t) < nb) s.push_back(static_cast<size_t>(t));
+    };
+    add(blk.condTarget);
+    add(blk.next);
+    if (blk.loopBody >= 0) {
+      add(blk.loopBody);
+      add(mf.blocks[static_cast<size_t>(blk.loopBody)].next);
+    }
+    if (blk.bodyIter.valid()) add(static_cast<int>(b));
+    return s;
+  };
+  // What a block's end reads: its condition, and a preheader's loop count and start.
+  auto endReads = [&](const MBlock& blk, Set& live) {
+    for (const Reg* r : {&blk.condPred, &blk.loopCount, &blk.loopZero})
+      if (auto k = bit(*r); k && *k < n) live[*k] = true;
+  };
+  auto step = [&](const MInst& mi, Set& live) {  // live after mi -> live before it
+    if (auto d = bit(mi.dst); d && !mi.pred.valid() && !mi.dstIsRead) live[*d] = false;
+    forEachRead(mi, [&](const Reg& r) {
+      if (auto k = bit(r)) live[*k] = true;
+    });
+  };
+  std::vector<Set> liveIn(nb, Set(n, false));
+  auto liveOut = [&](size_t b) {
+    Set out(n, false);
+    for (size_t s : successors(b))
+      for (size_t k = 0; k < n; ++k)
+        if (liveIn[s][k]) out[k] = true;
+    endReads(mf.blocks[b], out);
+    return out;
+  };
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (size_t b = nb; b-- > 0;) {
+      if (mf.blocks[b].dead) continue;
+      Set live = liveOut(b);
+      for (size_t i = mf.blocks[b].insts.size(); i-- > 0;) step(mf.blocks[b].insts[i], live);
+      if (live != liveIn[b]) {
+        liveIn[b] = std::move(live);
+        changed = true;
+      }
+    }
+  }
+  for (size_t b = 0; b < nb; ++b) {
+    MBlock& blk = mf.blocks[b];
+    if (blk.dead) continue;
+    Set live = liveOut(b);
+    std::vector<bool> drop(blk.insts.size(), false);
+    for (size_t i = blk.insts.size(); i-- > 0;) {
+      const MInst& mi = blk.insts[i];
+      if (auto d = bit(mi.dst); d && !hasEffect(mi) && !live[*d]) {
+        drop[i] = true;
+        continue;
+      }
+      step(mi, live);
+    }
+    std::vector<MInst> kept;
+    kept.reserve(blk.insts.size());
+    for (size_t i = 0; i < blk.insts.size(); ++i)
+      if (!drop[i]) kept.push_back(std::move(blk.insts[i]));
+    blk.insts = std::move(kept);
+  }
 }
 
 }  // namespace tpc::cc

@@ -26,6 +26,10 @@ void forwardCopies(MFunction& mf);
 
 // Removes instructions whose results nothing reads (and that store nothing and transfer no control).
 void eliminateDeadCode(MFunction& mf);
+// The same, flow-sensitive: removes writes of virtual registers that no path reads before the register is
+// written again or the kernel ends (a modulo-scheduled loop's epilogue advances values for an iteration
+// that never comes). See dce.cpp.
+void eliminateDeadWrites(MFunction& mf);
 
 // A slot takes at most one immediate: further ones are moved into registers first.
 void legalizeImmediates(MFunction& mf);
