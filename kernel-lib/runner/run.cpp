@@ -100,6 +100,7 @@ NodeRunResult runNode(NodeRun& node) {
   opt.cores = node.cores;
   opt.threads = node.threads;
   opt.strictHazards = node.strictHazards;
+  opt.trace = node.trace;
   opt.preferredSplitDim = static_cast<int>(inst.preferredSplitDim) - 1;  // d + 1, 0 none
   sim::Launch launch(program, opt);
   const int count = static_cast<int>(node.inputs.size() + node.outputs.size());

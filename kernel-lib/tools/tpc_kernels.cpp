@@ -22,7 +22,7 @@ using tpc::UserError;
 namespace kernels = tpc::kernels;
 
 struct RunArgs {
-  std::string guid, arch = "gaudi2", json;
+  std::string guid, arch = "gaudi2", json, trace;
   int cores = 0, threads = 0;
   std::vector<std::string> tensors, params;
   bool stats = false, strict = false;
@@ -53,6 +53,7 @@ int run(const RunArgs& a) {
   node.cores = a.cores;
   node.threads = a.threads;
   node.strictHazards = a.strict;
+  node.trace = !a.trace.empty();
   kernels::NodeRunResult r = kernels::runNode(node);
   if (!r.glue.ok()) throw UserError(fmt::format("{}: {}", kernels::glueCodeName(r.glue.code), r.glue.message));
   tpc::sim::printKernelOutput(r.launch);
@@ -67,6 +68,8 @@ int run(const RunArgs& a) {
     if (isInput && !r.stored[n]) continue;
     tpc::writeNpy(tensors.specs[n].path, t);
   }
+  if (!a.trace.empty())
+    tpc::writeFileAtomically(a.trace, std::span(reinterpret_cast<const uint8_t*>(r.launch.trace.data()), r.launch.trace.size()));
   if (!a.json.empty()) {
     std::string text = tpc::sim::statsJson(r.launch, r.space);
     tpc::writeFileAtomically(a.json, std::span(reinterpret_cast<const uint8_t*>(text.data()), text.size()));
@@ -109,6 +112,7 @@ int main(int argc, char** argv) {
   runCmd->add_option("-p", r.params, "a node parameter NAME=VALUE (docs/kernel-lib.md)");
   runCmd->add_flag("--stats", r.stats, "print per-core cycles, stalls and slot utilization");
   runCmd->add_option("--json", r.json, "write the statistics as JSON");
+  runCmd->add_option("--trace", r.trace, "write one line per executed bundle (as tpc-sim --trace)");
   runCmd->add_flag("--strict-hazards", r.strict, "fault on reading a register whose write is in flight");
   try {
     app.parse(argc, argv);

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """tpc-kernels from the command line (DESIGN.md, "Kernel library: C entry points and tpc-kernels"):
-list (per architecture), run with inputs, created outputs and -p parameters, --json, and every rejection:
+list (per architecture), run with inputs, created outputs and -p parameters, --json, --trace, and every rejection:
 exit 1 with the glue code's name and what was expected, and no output file written.
 
 usage: check_tpc_kernels.py BUILD/bin
@@ -8,6 +8,7 @@ usage: check_tpc_kernels.py BUILD/bin
 import json
 import math
 import os
+import re
 import struct
 import subprocess
 import sys
@@ -66,13 +67,19 @@ def main():
         # run relu on a 3 x 100 f32 tensor: exact.
         xs = [f32(math.sin(i * 0.7) * 5) for i in range(300)]
         write_npy(os.path.join(tmp, "x.npy"), xs, [3, 100])
-        code, out = run(["run", "relu_fwd_f32", "-t", "x.npy", "-t", "y.npy=f32[3,100]", "--json", "stats.json"], tmp)
+        code, out = run(["run", "relu_fwd_f32", "-t", "x.npy", "-t", "y.npy=f32[3,100]", "--json", "stats.json",
+                         "--trace", "trace.txt"], tmp)
         check(code == 0 and "cycles" in out, "run relu_fwd_f32", out)
         if code == 0:
             ys = read_npy_f32(os.path.join(tmp, "y.npy"))
             check(ys == [max(x, 0.0) for x in xs], "relu_fwd_f32 gives max(x, 0) exactly")
             stats = json.load(open(os.path.join(tmp, "stats.json")))
             check("cycles" in json.dumps(stats), "--json writes the statistics", json.dumps(stats)[:300])
+            # --trace: one line per executed bundle, as many as the run reports for all cores.
+            lines = [l for l in open(os.path.join(tmp, "trace.txt")) if re.match(r"core \d+ cycle \d+ 0x", l)]
+            bundles = re.search(r"bundles (\d+) \(all cores\)", out)
+            check(bundles is not None and len(lines) == int(bundles.group(1)) > 0,
+                  "--trace writes a line per executed bundle", "%d lines, run says %s" % (len(lines), bundles and bundles.group(0)))
 
         # softmax along dim 1 (the first NumPy axis of a 2-D tensor), -p by name.
         code, out = run(["run", "softmax_fwd_f32", "-t", "x.npy", "-t", "s.npy=f32[3,100]", "-p", "dim=1"], tmp)

@@ -22,6 +22,7 @@ struct NodeRun {
   std::vector<unsigned char> params;  // the family's parameter structure; empty: its defaults
   int cores = 0, threads = 0;       // 0: the architecture's cores, all host threads
   bool strictHazards = false;
+  bool trace = false;  // one line per executed bundle per core, in the result's launch.trace (tpc-sim --trace)
 };
 
 struct NodeRunResult {
