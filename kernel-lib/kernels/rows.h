@@ -109,6 +109,10 @@ static inline int64 piece_element(int k) {
 #define ROW_WRITE_PAIR_UNROLL_
 #endif
 
+// A row has at least one element where a kernel runs (the glue rejects or launches no core for an empty
+// tensor): said to LLVM, whose loops over a row then need no test before their first iteration.
+#define ROW_NOT_EMPTY(n) __builtin_assume((n) >= 1)
+
 #if defined(AXIS_LANES)
 
 // The rows of this core's part in batches of up to ROW_BATCH along dimension 1 (dimensions 2-4 one point
@@ -124,10 +128,12 @@ static inline int64 piece_element(int k) {
     const int5 end_ = start_ + get_index_space_size();                                         \
     c = 0;                                                                                     \
     FOR_DIMS_2_TO_4(c, start_, end_,                                                           \
-      for (int row0 = start_[1]; row0 < end_[1]; row0 += ROW_BATCH) {                          \
+      int row0 = start_[1];                                                                    \
+      do {                                                                                     \
         const int rows = end_[1] - row0 < ROW_BATCH ? end_[1] - row0 : ROW_BATCH;               \
         __VA_ARGS__                                                                            \
-      })                                                                                       \
+        row0 += ROW_BATCH;                                                                     \
+      } while (row0 < end_[1]);)                                                               \
   }
 
 // Row b's statistic (in every lane of v[b]) in lanes 16b to 16b + 15 of one vector, so that a square root
@@ -229,6 +235,7 @@ static inline float64 unpack_batch(float64 packed, int b) {
 // the last vector.
 #define ROW_LOOP(c, n, decl, load, mask, ...)                                                  \
   {                                                                                            \
+    ROW_NOT_EMPTY(n);                                                                          \
     const int whole_ = (n) / (LANES) * (LANES);                                                \
     const int groups_ = (n) / (ROW_CHAINS * LANES) * (ROW_CHAINS * LANES);                     \
     decl;                                                                                      \
@@ -269,6 +276,7 @@ static inline float64 unpack_batch(float64 packed, int b) {
 #define FOR_ROW_WRITE(c, t, n, p, ...)                                          \
   {                                                                             \
     float64 p[NP];                                                              \
+    ROW_NOT_EMPTY(n);                                                           \
     ROW_WRITE_UNROLL_                                                           \
     for (int at = 0; at < (n); at += LANES) {                                   \
       c[0] = at;                                                                \
@@ -283,6 +291,7 @@ static inline float64 unpack_batch(float64 packed, int b) {
 #define FOR_ROW_WRITE_PAIR(c, c2, t, n, p, q, ...)                              \
   {                                                                             \
     float64 p[NP], q[NP];                                                       \
+    ROW_NOT_EMPTY(n);                                                           \
     ROW_WRITE_PAIR_UNROLL_                                                      \
     for (int at = 0; at < (n); at += LANES) {                                   \
       c[0] = at;                                                                \
@@ -315,6 +324,7 @@ static inline float64 unpack_batch(float64 packed, int b) {
 // index-register adds (two cycles each), holding the loop to one load every two cycles.
 #define ROW_LOOP(c, n, decl, load, ...)                                         \
   {                                                                             \
+    ROW_NOT_EMPTY(n);                                                           \
     const int5 base_ = c, stride_ = unit * ROW_CHAINS;                          \
     const int groups_ = (n) / ROW_CHAINS * ROW_CHAINS;                          \
     int5 chain_[ROW_CHAINS];                                                    \
