@@ -18,7 +18,9 @@ running each kernel on tpc-sim against a reference computed here:
 - the index space's offset and size (i0, i1) are used where they are, not copied, unless the kernel
   writes a copy in place while the original is still to be read: a kernel that walks the rows with an
   in-place copy of the offset and stores at the offset itself afterwards writes every row right on 4
-  cores, and at -O2 it copies i0 (for those writes) and never i1.
+  cores, and at -O2 it copies i0 (for those writes) and never i1;
+- an int5 built lane by lane from scalars is built in one index register: no whole-register copies
+  between the steps, and the store lands at the coordinates given.
 
 usage: check_register_allocation.py BUILD/bin
 """
@@ -129,6 +131,14 @@ INDEX_SPACE_SOURCE = """void main(tensor out, tensor first)
         c[1] += 1;  // c walks the rows: written in place while start is still to be read
     }
     v_i32_st_tnsr(start, first, (int64)(start[1] + 1));
+}
+"""
+
+
+INT5_SOURCE = """void main(tensor out, int b, int c, int d)
+{
+    const int5 at = {0, b, c, d, 0};
+    v_i32_st_tnsr(at, out, (int64)(100 * b + 10 * c + d + 1));
 }
 """
 
@@ -251,6 +261,18 @@ def main():
             starts = [r for r in range(rows) if first[r * 64] != 0]
             if first[0] != 1 or any(first[r * 64] != r + 1 for r in starts) or len(starts) < 2:
                 failures.append("index space %s: the cores' first rows got %r" % (opt, [first[r * 64] for r in range(rows)]))
+            # An int5 from scalars, lane by lane, in place.
+            obj, text, _ = compile_kernel(tool, INT5_SOURCE, opt, tmp, "int5")
+            copies = len(re.findall(r"i_mov\.i32 i\d+, i\d+ dmask=0b11111", text))
+            if opt == "-O2" and copies != 0:
+                failures.append("int5 built by lanes %s: %d whole index-register copies, want none" % (opt, copies))
+            for b, c, d in ((0, 0, 0), (2, 1, 1), (1, 2, 0)):
+                got = run(sim, obj, tmp, [], "i32[2,3,3,64]", ["-s", str(b), str(c), str(d), "--index-space", "1"])
+                want = [0] * (2 * 3 * 3 * 64)
+                base = ((d * 3 + c) * 3 + b) * 64
+                want[base:base + 64] = [100 * b + 10 * c + d + 1] * 64
+                if got != want:
+                    failures.append("int5 built by lanes %s: the store at (0, %d, %d, %d) went elsewhere" % (opt, b, c, d))
             print("%s: partial writes ok; phases: %d spill stores, %d slots; accumulators: %d slots; "
                   "predicates: %d read back" % (opt, stores, slots, local // 256, readbacks))
     for f in failures:

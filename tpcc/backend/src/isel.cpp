@@ -1316,9 +1316,13 @@ class Selector : public SelectionContext {
       materialize(c, dst);  // made where it is needed rather than copied
     } else if (!isa<llvm::UndefValue>(base)) {
       // Not coalescable: updated coordinates in a register of their own let unrolled iterations overlap
-      // instead of waiting for each other's reads of one index register.
+      // instead of waiting for each other's reads of one index register. Except where this insert is all
+      // that reads the base, one step of building an int5 lane by lane: nothing else waits for that
+      // register, so the allocator may build the vector in place.
       emitCopy(dst, reg(base));
-      mf_.blocks[static_cast<size_t>(cur_)].insts.back().copy = false;
+      const auto* built = dyn_cast<llvm::InsertElementInst>(base);
+      if (!(built && built->hasOneUse() && built->getParent() == ie.getParent()))
+        mf_.blocks[static_cast<size_t>(cur_)].insts.back().copy = false;
     }
     MInst m = make(InsnId::SpuIMov, DType::I32, dst);
     m.src[0] = sourceFor(ie.getOperand(1), isa::kindBit(RegFile::S) | isa::kindBit(RegFile::Imm));
