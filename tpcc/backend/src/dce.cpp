@@ -14,15 +14,6 @@ namespace {
 
 uint64_t key(const Reg& r) { return (static_cast<uint64_t>(r.file) << 32) | r.id; }
 
-// The registers an instruction reads: its sources, its predicate, and its destination's old value when
-// it writes only part of it.
-template <class F> void forEachRead(const MInst& mi, F f) {
-  for (const MOperand& o : mi.src)
-    if (o.isReg()) f(o.reg);
-  if (mi.pred.valid()) f(mi.pred);
-  if (mi.dstIsRead && mi.dst.valid()) f(mi.dst);
-}
-
 bool hasEffect(const MInst& mi) {
   const isa::InsnInfo& info = isa::insnInfo(mi.op);
   return info.slot == isa::Slot::Store || (info.flags & (isa::F_BRANCH | isa::F_LOOP | isa::F_HALT)) ||
@@ -130,7 +121,7 @@ void eliminateDeadWrites(MFunction& mf) {
   for (const MBlock& b : mf.blocks)
     for (const MInst& mi : b.insts) {
       bit(mi.dst);
-      forEachRead(mi, [&](const Reg& r) { bit(r); });
+      forEachRegisterRead(mi, [&](const Reg& r) { bit(r); });
     }
   const size_t n = index.size();
   using Set = std::vector<bool>;
@@ -156,7 +147,7 @@ void eliminateDeadWrites(MFunction& mf) {
   };
   auto step = [&](const MInst& mi, Set& live) {  // live after mi -> live before it
     if (auto d = bit(mi.dst); d && !mi.pred.valid() && !mi.dstIsRead) live[*d] = false;
-    forEachRead(mi, [&](const Reg& r) {
+    forEachRegisterRead(mi, [&](const Reg& r) {
       if (auto k = bit(r)) live[*k] = true;
     });
   };

@@ -35,13 +35,6 @@ std::vector<int> allocatable(RegFile f) {
   return regs;
 }
 
-template <class F> void forEachRead(const MInst& mi, F f) {
-  for (const MOperand& o : mi.src)
-    if (o.isReg()) f(o.reg);
-  if (mi.pred.valid()) f(mi.pred);
-  if (mi.dstIsRead && mi.dst.valid()) f(mi.dst);
-}
-
 bool isVirtual(const Reg& r) { return r.valid() && !r.physical; }
 
 // A dense bit set.
@@ -194,7 +187,7 @@ class FileAllocator {
       Bits defined = definedIn[b];
       const MBlock& blk = mf_.blocks[b];
       for (size_t k = 0; k < blk.insts.size(); ++k) {
-        forEachRead(blk.insts[k], [&](const Reg& r) {
+        forEachRegisterRead(blk.insts[k], [&](const Reg& r) {
           if (mine(r) && !defined.test(r.id)) undefined[b].emplace(k, r.id);
         });
         if (mine(blk.insts[k].dst)) defined.set(blk.insts[k].dst.id);
@@ -212,7 +205,7 @@ class FileAllocator {
       const MBlock& blk = mf_.blocks[b];
       for (size_t k = 0; k < blk.insts.size(); ++k) {
         const MInst& mi = blk.insts[k];
-        forEachRead(mi, [&](const Reg& r) {
+        forEachRegisterRead(mi, [&](const Reg& r) {
           if (reads(b, k, r) && !def[b].test(r.id)) use[b].set(r.id);
         });
         if (mine(mi.dst)) def[b].set(mi.dst.id);
@@ -264,7 +257,7 @@ class FileAllocator {
           if (copyFromMine) (blk.bodyIter.valid() ? loopCopies_ : copies_).emplace_back(d, mi.src[0].reg.id);
           live.reset(d);
         }
-        forEachRead(mi, [&](const Reg& r) {
+        forEachRegisterRead(mi, [&](const Reg& r) {
           if (reads(b, k, r)) live.set(r.id);
         });
         if (live.count() > maxLive_.count) maxLive_ = {live.count(), b, k, live};

@@ -68,6 +68,17 @@ struct MInst {
   SourceLoc loc;
 };
 
+// The registers an instruction reads as values: its sources, its predicate, and its destination's old
+// value when it keeps part of it (dstIsRead): the allocator's and dead-code elimination's view (a
+// predicated write's old value is their own concern). The schedulers add what the hardware reads besides
+// (schedule.cpp, modulo_graph.h).
+template <class F> void forEachRegisterRead(const MInst& mi, F f) {
+  for (const MOperand& o : mi.src)
+    if (o.isReg()) f(o.reg);
+  if (mi.pred.valid()) f(mi.pred);
+  if (mi.dstIsRead && mi.dst.valid()) f(mi.dst);
+}
+
 // A block ends by jumping to condTarget when condPred (negated if condNegate) holds, and otherwise goes on
 // to `next`; next == -1 ends the kernel.
 struct MBlock {
