@@ -693,6 +693,7 @@ void optimizeModule(llvm::Module& module, const KernelSignature& signature, int 
     fam.clear();
     removeSingleValuePhis(*entry);
     if (coordinateIvs) reduceCoordinates(*entry);
+    chainCoordinateOffsets(*entry);
     formHardwareLoops(*entry);
   }
 

@@ -25,6 +25,10 @@ namespace tpc::cc {
 // its own (coordinate_ivs.cpp), at most `maxIvs` per loop (each holds an index register through it).
 void reduceCoordinates(llvm::Function& f, size_t maxIvs = 20);
 
+// Outside innermost loops, int5 values that are the same base plus offsets in one lane, a fixed step
+// apart, become a chain of adds of that step, which shares one constant (coordinate_chains.cpp).
+void chainCoordinateOffsets(llvm::Function& f);
+
 // int5 PHIs of loop nests whose read lanes never change from their start value are that value
 // (coordinate_ivs.cpp).
 void forwardInvariantLanes(llvm::Function& f);
