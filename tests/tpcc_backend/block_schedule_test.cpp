@@ -3,7 +3,8 @@
 // (block_merging.cpp), and a loop body that would wait in every iteration for its preheader's writes,
 // where the preheader waits once instead (schedule.cpp); a block falling into a decision between a target
 // and halting takes the decision's branch (block_merging.cpp). Writes that no path reads are dropped
-// (dce.cpp, eliminateDeadWrites).
+// (dce.cpp, eliminateDeadWrites), and a copy read only on the one path after it reads its source instead
+// (dce.cpp, forwardCopiesIntoSinglePaths).
 #include <gtest/gtest.h>
 
 #include "tpc/cc/passes.h"
@@ -286,6 +287,60 @@ TEST(DeadWrites, APredicatedWriteKeepsTheOldValueAlive) {
   mf.blocks[0].insts = {vAdd(1, 2, 3), maybe, vStore(1)};
   eliminateDeadWrites(mf);
   EXPECT_EQ(mf.blocks[0].insts.size(), 3u);
+}
+
+// Scalar virtual registers: `t = copy x`, `dst = src + imm`, and a result that leaves the function (a
+// physical register, which dead-code elimination keeps).
+MInst sCopy(uint32_t t, uint32_t x) {
+  MInst mi = op(InsnId::SpuMov, virt(RegFile::S, t), MOperand::ofReg(virt(RegFile::S, x)), MOperand{});
+  mi.dtype = DType::I32;
+  mi.copy = true;
+  return mi;
+}
+MInst sAddImm(Reg dst, uint32_t src, int32_t imm) {
+  MInst mi = op(InsnId::SpuAdd, dst, MOperand::ofReg(virt(RegFile::S, src)), MOperand::ofImm(static_cast<uint32_t>(imm)));
+  mi.dtype = DType::I32;
+  return mi;
+}
+
+// Block 0 copies x (s2) to a counter t (s1) and goes on to block 1, its only way in, which decrements the
+// counter into s3, writes the counter again from that, and reads x once more (as a loop resetting the
+// counter would).
+MFunction counterStartCopied() {
+  MFunction mf;
+  mf.blocks.resize(2);
+  mf.blocks[0].insts = {sCopy(1, 2)};
+  mf.blocks[0].next = 1;
+  mf.blocks[1].insts = {sAddImm(virt(RegFile::S, 3), 1, -1), sAddImm(virt(RegFile::S, 1), 3, 0),
+                        sAddImm(phys(RegFile::S, 5), 2, 1), sAddImm(phys(RegFile::S, 6), 1, 1)};
+  return mf;
+}
+
+TEST(CopyForwarding, ACopyReadOnlyOnItsOnePathGoes) {
+  MFunction mf = counterStartCopied();
+  forwardCopiesIntoSinglePaths(mf);
+  eliminateDeadWrites(mf);
+  EXPECT_EQ(mf.blocks[0].insts.size(), 0u);
+  ASSERT_EQ(mf.blocks[1].insts.size(), 4u);
+  EXPECT_EQ(mf.blocks[1].insts[0].src[0].reg, virt(RegFile::S, 2));
+  EXPECT_EQ(mf.blocks[1].insts[3].src[0].reg, virt(RegFile::S, 1));  // the counter's new value
+}
+
+TEST(CopyForwarding, ABlockWithAnotherWayInKeepsTheCopy) {
+  MFunction mf = counterStartCopied();
+  mf.blocks.resize(3);
+  mf.blocks[2].next = 1;  // a second predecessor, where t holds something else
+  forwardCopiesIntoSinglePaths(mf);
+  eliminateDeadWrites(mf);
+  EXPECT_EQ(mf.blocks[0].insts.size(), 1u);
+  EXPECT_EQ(mf.blocks[1].insts[0].src[0].reg, virt(RegFile::S, 1));
+}
+
+TEST(CopyForwarding, ASourceWrittenBeforeTheReadKeepsTheCopy) {
+  MFunction mf = counterStartCopied();
+  mf.blocks[0].insts.push_back(sAddImm(virt(RegFile::S, 2), 4, 0));
+  forwardCopiesIntoSinglePaths(mf);
+  EXPECT_EQ(mf.blocks[1].insts[0].src[0].reg, virt(RegFile::S, 1));
 }
 
 }  // namespace

@@ -740,7 +740,10 @@ obj::KernelObject generateObject(llvm::Module& module, const KernelSignature& si
     legalizeImmediates(mf);
     ModuloResult modulo;
     const bool scheduled = attempt.overlap && moduloScheduleLoops(mf, attempt.modulo, &modulo) > 0;
-    if (scheduled) eliminateDeadWrites(mf);  // the epilogues' updates for iterations that never come
+    if (scheduled) {
+      forwardCopiesIntoSinglePaths(mf);  // counters' starts copied before prologues
+      eliminateDeadWrites(mf);           // the epilogues' updates for iterations that never come
+    }
     if (options.printMir) std::fprintf(stderr, "%s", printMir(mf).c_str());
     try {
       allocateRegisters(mf, options.allowSpill && !scheduled);

@@ -20,6 +20,90 @@ bool hasEffect(const MInst& mi) {
          !mi.dst.valid() || mi.dst.physical;
 }
 
+// Liveness of virtual registers over the control flow graph, backwards to a fixed point.
+class VirtualLiveness {
+ public:
+  using Set = std::vector<bool>;
+
+  explicit VirtualLiveness(const MFunction& mf) : mf_(mf) {
+    for (const MBlock& b : mf.blocks)
+      for (const MInst& mi : b.insts) {
+        add(mi.dst);
+        forEachRegisterRead(mi, [&](const Reg& r) { add(r); });
+      }
+    for (const MBlock& b : mf.blocks)
+      for (const Reg* r : {&b.condPred, &b.loopCount, &b.loopZero}) add(*r);
+    const size_t nb = mf.blocks.size();
+    liveIn_.assign(nb, Set(index_.size(), false));
+    for (bool changed = true; changed;) {
+      changed = false;
+      for (size_t b = nb; b-- > 0;) {
+        if (mf.blocks[b].dead) continue;
+        Set live = liveOut(b);
+        for (size_t i = mf.blocks[b].insts.size(); i-- > 0;) step(mf.blocks[b].insts[i], live);
+        if (live != liveIn_[b]) {
+          liveIn_[b] = std::move(live);
+          changed = true;
+        }
+      }
+    }
+  }
+
+  // The register's bit in a Set: none for physical registers and those the function never mentions.
+  std::optional<size_t> bit(const Reg& r) const {
+    if (!r.valid() || r.physical) return std::nullopt;
+    auto it = index_.find(key(r));
+    if (it == index_.end()) return std::nullopt;
+    return it->second;
+  }
+
+  std::vector<size_t> successors(size_t b) const {
+    std::vector<size_t> s;
+    const MBlock& blk = mf_.blocks[b];
+    auto add = [&](int t) {
+      if (t >= 0 && static_cast<size_t>(t) < mf_.blocks.size()) s.push_back(static_cast<size_t>(t));
+    };
+    add(blk.condTarget);
+    add(blk.next);
+    if (blk.loopBody >= 0) {
+      add(blk.loopBody);
+      add(mf_.blocks[static_cast<size_t>(blk.loopBody)].next);
+    }
+    if (blk.bodyIter.valid()) add(static_cast<int>(b));
+    return s;
+  }
+
+  // Live at the block's end: what its successors need, and what the end itself reads (its condition, a
+  // preheader's loop count and start).
+  Set liveOut(size_t b) const {
+    Set out(index_.size(), false);
+    for (size_t s : successors(b))
+      for (size_t k = 0; k < out.size(); ++k)
+        if (liveIn_[s][k]) out[k] = true;
+    const MBlock& blk = mf_.blocks[b];
+    for (const Reg* r : {&blk.condPred, &blk.loopCount, &blk.loopZero})
+      if (auto k = bit(*r)) out[*k] = true;
+    return out;
+  }
+
+  // Live after mi -> live before it.
+  void step(const MInst& mi, Set& live) const {
+    if (auto d = bit(mi.dst); d && !mi.pred.valid() && !mi.dstIsRead) live[*d] = false;
+    forEachRegisterRead(mi, [&](const Reg& r) {
+      if (auto k = bit(r)) live[*k] = true;
+    });
+  }
+
+ private:
+  void add(const Reg& r) {
+    if (r.valid() && !r.physical) index_.try_emplace(key(r), index_.size());
+  }
+
+  const MFunction& mf_;
+  std::map<uint64_t, size_t> index_;  // virtual register -> bit
+  std::vector<Set> liveIn_;
+};
+
 }  // namespace
 
 // `t = copy x; ...; y = copy t` (the two halves of a parallel copy, as PHIs are lowered) becomes
@@ -62,6 +146,73 @@ void forwardCopies(MFunction& mf) {
         copyOf.erase(key(mi.dst));
       }
       if (plainCopy(mi)) copyOf[key(mi.dst)] = i;
+    }
+  }
+}
+
+// A copy `t = copy x` whose every read comes before t is written again, in its own block or in the
+// blocks it alone leads to (one successor, which has no other predecessor), reads x there instead: the
+// copy is then dead (eliminateDeadWrites). Only where x is live after t's new write anyway, so that no
+// live range grows (t and x could not have shared a register): modulo scheduling leaves such copies before
+// a prologue, a loop-carried counter's start copied from a value the loop still reads, then decremented.
+// A copy whose source dies there is left to the allocator, which gives both one register.
+void forwardCopiesIntoSinglePaths(MFunction& mf) {
+  const VirtualLiveness liveness(mf);
+  const size_t nb = mf.blocks.size();
+  std::vector<int> predecessors(nb, 0);
+  for (size_t b = 0; b < nb; ++b)
+    if (!mf.blocks[b].dead)
+      for (size_t s : liveness.successors(b)) ++predecessors[s];
+  auto endReads = [](const MBlock& blk, const Reg& r) {
+    return blk.condPred == r || blk.loopCount == r || blk.loopZero == r;
+  };
+  // Whether x is live right after instruction i of block b.
+  auto liveAfter = [&](const Reg& x, size_t b, size_t i) {
+    std::optional<size_t> k = liveness.bit(x);
+    if (!k) return false;
+    VirtualLiveness::Set live = liveness.liveOut(b);
+    const std::vector<MInst>& insts = mf.blocks[b].insts;
+    for (size_t j = insts.size(); j-- > i + 1;) liveness.step(insts[j], live);
+    return static_cast<bool>(live[*k]);
+  };
+  for (size_t b = 0; b < nb; ++b) {
+    if (mf.blocks[b].dead) continue;
+    for (size_t c = 0; c < mf.blocks[b].insts.size(); ++c) {
+      const MInst& copy = mf.blocks[b].insts[c];
+      if (!copy.copy || copy.pred.valid() || copy.dstIsRead || !copy.src[0].isReg() || copy.dst.physical ||
+          copy.src[0].reg.physical)
+        continue;
+      const Reg t = copy.dst, x = copy.src[0].reg;
+      std::vector<MOperand*> reads;
+      bool killed = false, blocked = false;
+      size_t blk = b, i = c + 1;
+      while (!killed && !blocked) {
+        MBlock& block = mf.blocks[blk];
+        for (; i < block.insts.size(); ++i) {
+          MInst& mi = block.insts[i];
+          if ((mi.pred.valid() && mi.pred == t) || (mi.dstIsRead && mi.dst == t) || mi.dst == x) {
+            blocked = true;  // t read other than as an operand, or x changing while t may still be read
+            break;
+          }
+          for (MOperand& o : mi.src)
+            if (o.isReg() && o.reg == t) reads.push_back(&o);
+          if (mi.dst == t && !mi.pred.valid()) {
+            killed = true;
+            break;
+          }
+        }
+        if (killed || blocked) break;
+        // The end of the block: on into its only successor, if that has no other way in.
+        const std::vector<size_t> next = liveness.successors(blk);
+        if (endReads(block, t) || next.size() != 1 || predecessors[next[0]] != 1 || mf.blocks[next[0]].dead) {
+          blocked = true;
+          break;
+        }
+        blk = next[0];
+        i = 0;
+      }
+      if (!killed || reads.empty() || !liveAfter(x, blk, i)) continue;
+      for (MOperand* o : reads) o->reg = x;
     }
   }
 }
@@ -111,79 +262,19 @@ void eliminateDeadCode(MFunction& mf) {
 // A predicated or partial write keeps the register's old value alive; the iterators of hardware loops,
 // which the `loop` instruction updates, are never dropped (no instruction here writes them).
 void eliminateDeadWrites(MFunction& mf) {
-  const size_t nb = mf.blocks.size();
-  std::map<uint64_t, size_t> index;  // virtual register -> bit
-  auto bit = [&](const Reg& r) -> std::optional<size_t> {
-    if (!r.valid() || r.physical) return std::nullopt;
-    auto [it, fresh] = index.try_emplace(key(r), index.size());
-    return it->second;
-  };
-  for (const MBlock& b : mf.blocks)
-    for (const MInst& mi : b.insts) {
-      bit(mi.dst);
-      forEachRegisterRead(mi, [&](const Reg& r) { bit(r); });
-    }
-  const size_t n = index.size();
-  using Set = std::vector<bool>;
-  auto successors = [&](size_t b) {
-    std::vector<size_t> s;
-    const MBlock& blk = mf.blocks[b];
-    auto add = [&](int t) {
-      if (t >= 0 && static_cast<size_t>(t) < nb) s.push_back(static_cast<size_t>(t));
-    };
-    add(blk.condTarget);
-    add(blk.next);
-    if (blk.loopBody >= 0) {
-      add(blk.loopBody);
-      add(mf.blocks[static_cast<size_t>(blk.loopBody)].next);
-    }
-    if (blk.bodyIter.valid()) add(static_cast<int>(b));
-    return s;
-  };
-  // What a block's end reads: its condition, and a preheader's loop count and start.
-  auto endReads = [&](const MBlock& blk, Set& live) {
-    for (const Reg* r : {&blk.condPred, &blk.loopCount, &blk.loopZero})
-      if (auto k = bit(*r); k && *k < n) live[*k] = true;
-  };
-  auto step = [&](const MInst& mi, Set& live) {  // live after mi -> live before it
-    if (auto d = bit(mi.dst); d && !mi.pred.valid() && !mi.dstIsRead) live[*d] = false;
-    forEachRegisterRead(mi, [&](const Reg& r) {
-      if (auto k = bit(r)) live[*k] = true;
-    });
-  };
-  std::vector<Set> liveIn(nb, Set(n, false));
-  auto liveOut = [&](size_t b) {
-    Set out(n, false);
-    for (size_t s : successors(b))
-      for (size_t k = 0; k < n; ++k)
-        if (liveIn[s][k]) out[k] = true;
-    endReads(mf.blocks[b], out);
-    return out;
-  };
-  for (bool changed = true; changed;) {
-    changed = false;
-    for (size_t b = nb; b-- > 0;) {
-      if (mf.blocks[b].dead) continue;
-      Set live = liveOut(b);
-      for (size_t i = mf.blocks[b].insts.size(); i-- > 0;) step(mf.blocks[b].insts[i], live);
-      if (live != liveIn[b]) {
-        liveIn[b] = std::move(live);
-        changed = true;
-      }
-    }
-  }
-  for (size_t b = 0; b < nb; ++b) {
+  const VirtualLiveness liveness(mf);
+  for (size_t b = 0; b < mf.blocks.size(); ++b) {
     MBlock& blk = mf.blocks[b];
     if (blk.dead) continue;
-    Set live = liveOut(b);
+    VirtualLiveness::Set live = liveness.liveOut(b);
     std::vector<bool> drop(blk.insts.size(), false);
     for (size_t i = blk.insts.size(); i-- > 0;) {
       const MInst& mi = blk.insts[i];
-      if (auto d = bit(mi.dst); d && !hasEffect(mi) && !live[*d]) {
+      if (auto d = liveness.bit(mi.dst); d && !hasEffect(mi) && !live[*d]) {
         drop[i] = true;
         continue;
       }
-      step(mi, live);
+      liveness.step(mi, live);
     }
     std::vector<MInst> kept;
     kept.reserve(blk.insts.size());

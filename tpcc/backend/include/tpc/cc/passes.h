@@ -24,6 +24,10 @@ int moduloScheduleLoops(MFunction& mf, const ModuloOptions& options = {}, Modulo
 // Forwards the first half of a two-step copy (t = x; y = t) into the second (y = x). See dce.cpp.
 void forwardCopies(MFunction& mf);
 
+// A copy whose reads all come before its register is written again, on the one path from it, has them
+// read its source instead (then eliminateDeadWrites drops it). See dce.cpp.
+void forwardCopiesIntoSinglePaths(MFunction& mf);
+
 // Removes instructions whose results nothing reads (and that store nothing and transfer no control).
 void eliminateDeadCode(MFunction& mf);
 // The same, flow-sensitive: removes writes of virtual registers that no path reads before the register is
