@@ -146,15 +146,11 @@
   {                                                                                                    \
     const int5 start_ = get_index_space_offset();                                                      \
     const int5 size_ = get_index_space_size();                                                         \
-    const int w_ = (width), groups_ = (int)((unsigned)size_[0] / (u)), tail_ = size_[0] - groups_ * (u); \
-    /* Decided here, so that each compare is done long before its branch (LLVM would not hoist them  \
-       out of the two copies of FLAT_ROWS_). */                                                         \
-    const _Bool hasGroups_ = groups_ > 0, hasTail_ = tail_ > 0;                                        \
-    /* {w, 0, 0, 0, 0}, one point along dimension 0. The `|` of a bit that is always 0 (sizes are not    \
-       negative) hides the constant from LLVM, which would otherwise fold each copy's coordinates back to \
-       row_ + {k w, 0, 0, 0, 0}: two scalar instructions per copy instead of one add of one_. */        \
-    int5 one_ = 0;                                                                                     \
-    one_[0] = w_ | (int)((unsigned)size_[0] >> 31);                                                    \
+    const int w_ = (width), groups_ = (int)((unsigned)size_[0] / (u));                                 \
+    const _Bool hasGroups_ = groups_ > 0;                                                              \
+    /* {w, 0, 0, 0, 0}, one point along dimension 0. LLVM folds each copy's coordinates to row_ + {k w, 0, \
+       0, 0, 0}; tpc-clang makes them a chain of adds of one_ again (coordinate_chains.cpp). */         \
+    const int5 one_ = {w_, 0, 0, 0, 0};                                                                \
     int5 row_ = start_;                                                                                \
     row_[0] = start_[0] * w_;                                                                          \
     if (space2d) {                                                                                     \
@@ -177,8 +173,10 @@
     int5 at_[u];                                                                                       \
     at_[0] = row_;                                                                                     \
     _Pragma("unroll") for (int k_ = 1; k_ < (u); k_++) at_[k_] = at_[k_ - 1] + one_;                   \
-    /* After a row's last group: back (groups - 1) groups and one row on. */                           \
-    const int5 along_ = {(u) * w_, 0, 0, 0, 0}, down_ = {(1 - groups_) * (u) * w_, 1, 0, 0, 0};       \
+    /* Steps subtracted, not added: after a row's last group, back (groups - 1) groups and one row on. \
+       (groups - 1) u w is one scalar instruction fewer than its negation, 512 - ... needing the 512 in a  \
+       register first. */                                                                              \
+    const int5 along_ = {-(u) * w_, 0, 0, 0, 0}, down_ = {(groups_ - 1) * (u) * w_, -1, 0, 0, 0};      \
     int left_ = groups_;                                                                               \
     /* A core runs only on a part with at least one point in every dimension, so n_ >= 1 here. */       \
     int n_ = groups_ * size_[1];                                                                       \
@@ -190,10 +188,11 @@
       }                                                                                                \
       const int5 step_ = --left_ == 0 ? down_ : along_;                                                \
       left_ = left_ == 0 ? groups_ : left_;                                                            \
-      _Pragma("unroll") for (int k_ = 0; k_ < (u); k_++) at_[k_] += step_;                             \
+      _Pragma("unroll") for (int k_ = 0; k_ < (u); k_++) at_[k_] -= step_;                             \
     } while (--n_ > 0);                                                                                \
   }                                                                                                    \
-  if (hasTail_) {                                                                                      \
+  const int tail_ = size_[0] - groups_ * (u);                                                          \
+  if (tail_ > 0) {                                                                                     \
     int5 at_ = row_;                                                                                   \
     at_[0] += groups_ * (u) * w_;                                                                      \
     const int5 along_ = one_, down_ = {(1 - tail_) * w_, 1, 0, 0, 0};                                  \
