@@ -17,7 +17,7 @@
 //
 //     P:    ... when q < S - 1 go to F (never with S = 2: a hardware loop runs at least once)
 //     PRO:  stages 0..S-2-r of iterations r = 0..S-2, by time r*II + t
-//     P2:   loop q - (S - 1) times -> K
+//     P2:   loop q - (S - 1) times (the iterator from S - 1 up to q) -> K
 //     K:    every instruction once, by t mod II; stage s works on iteration (pass - s)
 //     EPI:  the remaining stages of the last S - 1 iterations; go to E
 //     F:    loop q times -> B (the original body, for trip counts too small for the prologue)
@@ -742,7 +742,14 @@ int moduloScheduleLoops(MFunction& mf, const ModuloOptions& options, ModuloResul
     // stages the prologue's one iteration is always there and the original loop is never needed.
     const bool fallback = stages > 2;
     const Reg few = fallback ? withPrologueCount(InsnId::SpuCmpLess, RegFile::SP) : Reg{};  // q < S - 1
-    const Reg count = withPrologueCount(InsnId::SpuSub, RegFile::S);                         // q - (S - 1)
+    // The kernel runs q - (S - 1) times: its iterator counts from S - 1 up to q, which costs one
+    // instruction (the start) where counting q - (S - 1) from zero cost two (the count and the zero).
+    MInst startAt;
+    startAt.op = InsnId::SpuMov;
+    startAt.dtype = DType::I32;
+    startAt.dst = mf.newVirtual(RegFile::S);
+    startAt.src[0] = MOperand::ofImm(static_cast<uint32_t>(stages - 1));
+    p.insts.push_back(startAt);
     MBlock fallbackPre;  // F
     fallbackPre.loopBody = -1;  // set below
     fallbackPre.loopCount = q;
@@ -750,8 +757,8 @@ int moduloScheduleLoops(MFunction& mf, const ModuloOptions& options, ModuloResul
     fallbackPre.loopIter = p.loopIter;
     fallbackPre.endLoc = p.endLoc;
     MBlock kernelPre;  // P2
-    kernelPre.loopCount = count;
-    kernelPre.loopZero = p.loopZero;
+    kernelPre.loopCount = q;
+    kernelPre.loopZero = startAt.dst;
     kernelPre.loopIter = mf.newVirtual(RegFile::S);
     kernelPre.endLoc = p.endLoc;
     p.loopBody = -1;

@@ -1,0 +1,88 @@
+// The hardware loop modulo scheduling leaves behind (modsched.cpp), on machine IR built by hand: a loop
+// that loads, adds and stores along a coordinate induction variable overlaps its iterations, and its kernel
+// runs the trip count less the prologue's iterations by starting its iterator at that number, with the
+// trip count itself as the end (one instruction, the start, instead of a subtraction and a zero).
+#include <gtest/gtest.h>
+
+#include "tpc/cc/passes.h"
+
+namespace tpc::cc {
+namespace {
+
+using isa::InsnId;
+
+MInst make(InsnId id, Reg dst, MOperand a, MOperand b = MOperand{}) {
+  MInst mi;
+  mi.op = id;
+  mi.dtype = DType::F32;
+  mi.dst = dst;
+  mi.src[0] = a;
+  mi.src[1] = b;
+  return mi;
+}
+
+struct StreamingLoop {
+  MFunction mf;
+  Reg tripCount;
+};
+
+// Block 0: the preheader (`loop` over block 1, trip count from a parameter); block 1: x = load(c);
+// store(c, x + x); c += step; block 2: the end.
+StreamingLoop streamingLoop() {
+  StreamingLoop s;
+  MFunction& mf = s.mf;
+  mf.blocks.resize(3);
+  const Reg zero = mf.newVirtual(RegFile::S), iter = mf.newVirtual(RegFile::S);
+  const Reg c = mf.newVirtual(RegFile::I), next = mf.newVirtual(RegFile::I), step = mf.newVirtual(RegFile::I);
+  const Reg x = mf.newVirtual(RegFile::V), y = mf.newVirtual(RegFile::V);
+  s.tripCount = Reg{RegFile::S, 2, true};  // a kernel parameter
+  MInst setZero = make(InsnId::SpuMov, zero, MOperand::ofImm(0));
+  setZero.dtype = DType::I32;
+  MBlock& pre = mf.blocks[0];
+  pre.insts = {setZero};
+  pre.loopBody = 1;
+  pre.next = 1;
+  pre.loopCount = s.tripCount;
+  pre.loopZero = zero;
+  pre.loopIter = iter;
+  MBlock& body = mf.blocks[1];
+  MInst store = make(InsnId::StTnsr, Reg{}, MOperand::ofReg(c), MOperand::ofReg(y));
+  MInst advance = make(InsnId::SpuIAdd, next, MOperand::ofReg(step), MOperand::ofReg(c));
+  advance.dtype = DType::I32;
+  advance.src[2] = MOperand{};
+  MInst carry = make(InsnId::SpuIMov, c, MOperand::ofReg(next));
+  carry.dtype = DType::I32;
+  carry.copy = true;
+  body.insts = {make(InsnId::LdTnsr, x, MOperand::ofReg(c)),
+                make(InsnId::VpuAdd, y, MOperand::ofReg(x), MOperand::ofReg(x)), store, advance, carry};
+  body.bodyIter = iter;
+  body.next = 2;
+  return s;
+}
+
+TEST(ModuloLoop, KernelCountsFromThePrologueIterationsToTheTripCount) {
+  StreamingLoop s = streamingLoop();
+  ASSERT_EQ(moduloScheduleLoops(s.mf), 1);
+  int kernels = 0;
+  for (const MBlock& b : s.mf.blocks) {
+    if (b.loopBody < 0 || b.loopCount != s.tripCount) continue;
+    const MBlock& kernel = s.mf.blocks[static_cast<size_t>(b.loopBody)];
+    // The overlapped loop (its instructions keep their modulo cycles), not the original kept for short
+    // trip counts.
+    if (kernel.insts.empty() || kernel.insts.front().moduloCycle < 0) continue;
+    // The kernel's preheader: its start is the number of iterations the prologue began.
+    int startAt = -1;
+    for (const MBlock& other : s.mf.blocks)
+      for (const MInst& mi : other.insts)
+        if (mi.dst == b.loopZero && mi.op == InsnId::SpuMov && mi.src[0].isImm())
+          startAt = static_cast<int>(mi.src[0].imm);
+    EXPECT_GE(startAt, 1) << "the kernel's iterator starts at the prologue's iteration count";
+    ++kernels;
+  }
+  EXPECT_GE(kernels, 1) << "a kernel loop ending at the trip count itself";
+  for (const MBlock& b : s.mf.blocks)
+    for (const MInst& mi : b.insts) EXPECT_NE(mi.op, InsnId::SpuSub) << "no trip count less the prologue";
+}
+
+}  // namespace
+}  // namespace tpc::cc
