@@ -4,7 +4,7 @@
 // where the preheader waits once instead (schedule.cpp); a block falling into a decision between a target
 // and halting takes the decision's branch (block_merging.cpp). Writes that no path reads are dropped
 // (dce.cpp, eliminateDeadWrites), and a copy read only on the one path after it reads its source instead
-// (dce.cpp, forwardCopiesIntoSinglePaths).
+// (dce.cpp, forwardCopiesIntoSinglePaths). Priorities of the list scheduler (schedule.cpp).
 #include <gtest/gtest.h>
 
 #include "tpc/cc/passes.h"
@@ -209,6 +209,46 @@ TEST(LoopEntry, PreheaderWaitsOnceRatherThanTheBodyEveryIteration) {
   EXPECT_EQ(end, static_cast<uint32_t>((loop + 1) * isa::kBundleBytes));
   const int mul = bundleOf(bundles, isa::Slot::Vpu, InsnId::VpuMul);
   EXPECT_GE(loop + 1, mul + isa::insnInfo(InsnId::VpuMul).latency);
+}
+
+// ------------------------------------------------------------------------------------ priorities
+
+TEST(Priorities, TheNextBlocksConditionComesFirst) {
+  // Block 0: an add and a compare, equally long; block 1 only branches on the compare.
+  MFunction mf;
+  mf.blocks.resize(4);
+  MInst compare = op(InsnId::SpuCmpLess, phys(RegFile::SP, 1), MOperand::ofReg(phys(RegFile::S, 1)), MOperand::ofImm(8));
+  compare.dtype = DType::I32;
+  mf.blocks[0].insts = {scalarAdd(3, 2), compare};
+  mf.blocks[0].next = 1;
+  mf.blocks[1].condPred = phys(RegFile::SP, 1);
+  mf.blocks[1].condTarget = 3;
+  mf.blocks[1].next = 2;
+  mf.blocks[2].insts = {vectorAdd(1, 2, 3)};
+  const auto bundles = scheduleFunction(mf, *isa::findArch("gaudi2"));
+  EXPECT_EQ(bundleOf(bundles, isa::Slot::Spu, InsnId::SpuCmpLess), 0);
+  EXPECT_EQ(bundleOf(bundles, isa::Slot::Spu, InsnId::SpuJmpr), isa::insnInfo(InsnId::SpuCmpLess).latency);
+}
+
+TEST(Priorities, OfTwoEquallyUrgentTheShorterLatencyStartsItsChain) {
+  // A 4-cycle shift, and a whole-register copy (2 cycles) whose lane 0 is then set (2 more): equally far
+  // from the end, but starting the copy first lets the lane write follow while the shift is in flight.
+  MFunction mf;
+  mf.blocks.resize(1);
+  MInst shift = op(InsnId::SpuShl, phys(RegFile::S, 5), MOperand::ofReg(phys(RegFile::S, 6)), MOperand::ofImm(1));
+  shift.dtype = DType::I32;
+  MInst copy = op(InsnId::SpuIMov, phys(RegFile::I, 2), MOperand::ofReg(phys(RegFile::I, 3)), MOperand{});
+  copy.dtype = DType::I32;
+  copy.sw = 0x1f00;  // all five lanes
+  MInst lane = op(InsnId::SpuIMov, phys(RegFile::I, 2), MOperand::ofReg(phys(RegFile::S, 4)), MOperand{});
+  lane.dtype = DType::I32;
+  lane.sw = 0x100;  // lane 0
+  lane.dstIsRead = true;
+  mf.blocks[0].insts = {shift, copy, lane};
+  const auto bundles = scheduleFunction(mf, *isa::findArch("gaudi2"));
+  EXPECT_EQ(bundleOf(bundles, isa::Slot::Spu, InsnId::SpuShl), 1);
+  // The lane write: two cycles after the copy, in bundle 2 (the copy's is 0).
+  EXPECT_EQ(bundles[2].bundle[isa::Slot::Spu].id, InsnId::SpuIMov);
 }
 
 // ------------------------------------------------------------------------------------ dead writes

@@ -72,11 +72,15 @@ struct Node {
 
 int latency(const MInst& mi) { return isa::insnInfo(mi.op).latency; }
 
-// The modulo schedule's order where there is one (a loop kernel), else the longest path to the end.
+// The modulo schedule's order where there is one (a loop kernel), else the longest path to the end, then
+// the shorter latency.
 bool higherPriority(const Node& a, const Node& b) {
   if (a.inst.moduloCycle >= 0 && b.inst.moduloCycle >= 0 && a.inst.moduloCycle != b.inst.moduloCycle)
     return a.inst.moduloCycle < b.inst.moduloCycle;
-  return a.height > b.height;
+  if (a.height != b.height) return a.height > b.height;
+  // Equally urgent: the one whose own latency is the smaller share of it, so that what waits for it
+  // can start.
+  return latency(a.inst) < latency(b.inst);
 }
 
 // Reads as the hardware (and tpc-sim --strict-hazards) sees them: an instruction that may keep part of
@@ -349,8 +353,16 @@ BlockSchedule scheduleBlock(const MFunction& mf, int index, int nextInLayout, in
     for (const auto& [key, w] : lastWrite)
       if (exposed.count(key) && w < body) carriedBonus[static_cast<size_t>(w)] = 1000;
   }
+  // A condition the next block branches on at once (a block of only a branch, as a loop's guard after
+  // the block that chose the loop) delays that branch by its latency: as urgent as a branch of this block.
+  Reg nextCondition;
+  if (nextInLayout >= 0 && blk.next == nextInLayout) {
+    const MBlock& after = mf.blocks[static_cast<size_t>(nextInLayout)];
+    if (after.insts.empty() && after.condPred.valid()) nextCondition = after.condPred;
+  }
   for (int i = n - 1; i >= 0; --i) {
     int h = latency(bs.nodes[static_cast<size_t>(i)].inst) + carriedBonus[static_cast<size_t>(i)];
+    if (nextCondition.valid() && i < body && bs.nodes[static_cast<size_t>(i)].inst.dst == nextCondition) h += 1;
     for (auto [j, d] : succs[static_cast<size_t>(i)]) h = std::max(h, d + bs.nodes[static_cast<size_t>(j)].height);
     bs.nodes[static_cast<size_t>(i)].height = h;
   }
