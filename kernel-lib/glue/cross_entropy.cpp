@@ -63,6 +63,7 @@ class CrossEntropy : public Family {
     plan.outputs = {backward ? g.pattern(true) : perRow};
     plan.addScalar(g.n);
     plan.addScalar(static_cast<int32_t>(isSame ? 0 : 1));
+    plan.addScalar(flatLayout(plan));
     return {};
   }
 };

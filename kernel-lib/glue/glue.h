@@ -95,9 +95,9 @@ void elementwiseSpace(const TensorView& shape, uint32_t lanes, LaunchPlan& plan)
 tpc_lib_api::TensorAccessPattern elementwisePattern(const TensorView& tensor, const TensorView& shape, uint32_t rank,
                                                    uint32_t lanes);
 // Bit d set where `tensor` has size 1 and `shape` more.
-// The last scalar of the kernels that can walk their part in one loop (kernels/common.h,
-// FOR_EACH_POINT_FLAT), `layout`: 0 when an input is broadcast (binary and where only), else 1, or 2 when
-// the index space also has one point in each of dimensions 2-4, so that no core need loop over them.
+// The last scalar of the elementwise kernels (kernels/common.h, FOR_EACH_POINT_FLAT) and of those along a
+// dimension (FOR_DIMS_2_TO_4), `layout`: 0 when an input is broadcast (binary and where only), else 1, or 2
+// when the index space also has one point in each of dimensions 2-4, so that no core need loop over them.
 int32_t flatLayout(const LaunchPlan& plan, bool broadcasts = false);
 uint32_t broadcastBits(const TensorView& tensor, const TensorView& shape);
 // Elements of one vector of a type: 64 for 32-bit types, 128 for 16-bit, 256 for 8-bit.

@@ -113,6 +113,7 @@ class Norm : public Family {
     plan.addScalar(g.n);
     if (!backward) plan.addScalar(p.eps);
     plan.addScalar(1.0f / static_cast<float>(g.n));
+    plan.addScalar(flatLayout(plan));
     return {};
   }
 };

@@ -86,6 +86,7 @@ class Optimizer : public Family {
       for (float v : {p.lr, p.beta1, p.beta2, p.eps, p.weight_decay}) plan.addScalar(v);
       plan.addScalar(static_cast<float>(p.lr / bias1));
       plan.addScalar(static_cast<float>(1.0 / std::sqrt(bias2)));
+      plan.addScalar(flatLayout(plan));
     } else {
       const auto& p = node.param<tpc_kernels_sgd_params>();
       if (!finite({p.lr, p.momentum, p.weight_decay}))

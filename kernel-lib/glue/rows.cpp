@@ -104,6 +104,7 @@ class Reduce : public Family {
     plan.addScalar(dim);
     plan.addScalar(g.n);
     plan.addScalar(1.0f / static_cast<float>(g.n));
+    plan.addScalar(flatLayout(plan));
     return {};
   }
 };

@@ -39,6 +39,7 @@ class Softmax : public Family {
     plan.outputs.push_back(g.pattern(true));
     plan.addScalar(dim);
     plan.addScalar(g.n);
+    plan.addScalar(flatLayout(plan));
     return {};
   }
 };

@@ -51,7 +51,7 @@ void main(tensor a, tensor b, tensor out, int broadcastA, int broadcastB, int la
     int5 c = 0, ca = 0, cb = 0;
     const int5 maskA = BROADCAST_MASK(broadcastA), maskB = BROADCAST_MASK(broadcastB);
     const int mode = (broadcastA & 1) | ((broadcastB & 1) << 1);
-    FOR_EACH_ROW(c,
+    FOR_EACH_ROW(c, 0,
         c[0] = 0;
         ca = c & maskA;
         cb = c & maskB;

@@ -87,25 +87,38 @@
       __VA_ARGS__                                                                          \
     } while (++d < dEnd_##d);                                                              \
   }
-#define FOR_DIMS_2_TO_4(p, start, end, ...)                                                \
-  EACH_FROM(d4_, (start)[4], (end)[4],                                                     \
-    (p)[4] = d4_;                                                                          \
-    EACH_FROM(d3_, (start)[3], (end)[3],                                                   \
-      (p)[3] = d3_;                                                                        \
-      EACH_FROM(d2_, (start)[2], (end)[2],                                                 \
-        (p)[2] = d2_;                                                                      \
-        __VA_ARGS__)))
+// `space2d` (the kernels pass `layout == 2`, the glue's word that the whole index space has one point in
+// each of dimensions 2-4: glue/node.cpp, flatLayout) leaves all three loops after their first point with
+// one branch on a predicate instead of three latches (an add, a compare and a branch, 9 cycles each), and
+// no second copy of the body. A jump out of the nest, not `break`s: LLVM would fold those into each
+// latch's condition, adding to the latches instead.
+#define CONCAT_TEXT_(a, b) a##b
+#define CONCAT_(a, b) CONCAT_TEXT_(a, b)
+#define FOR_DIMS_2_TO_4(p, start, end, space2d, ...) \
+  FOR_DIMS_2_TO_4_(p, start, end, space2d, CONCAT_(dims2to4Done_, __COUNTER__), __VA_ARGS__)
+#define FOR_DIMS_2_TO_4_(p, start, end, space2d, done, ...)                                \
+  {                                                                                        \
+    EACH_FROM(d4_, (start)[4], (end)[4],                                                   \
+      (p)[4] = d4_;                                                                        \
+      EACH_FROM(d3_, (start)[3], (end)[3],                                                 \
+        (p)[3] = d3_;                                                                      \
+        EACH_FROM(d2_, (start)[2], (end)[2],                                               \
+          (p)[2] = d2_;                                                                    \
+          __VA_ARGS__                                                                      \
+          if (space2d) goto done;)))                                                       \
+    done:;                                                                                 \
+  }
 
 // Every point of this core's part of the index space, with c its coordinates: dimension 0 in steps of
 // `width` elements per point, or (width 0) not iterated, c[0] = 0 (one point a row, for kernels that loop
 // along dimension 0 themselves).
-#define FOR_EACH_INDEX(c, width, ...)                                                      \
+#define FOR_EACH_INDEX(c, width, space2d, ...)                                             \
   {                                                                                        \
     const int5 start_ = get_index_space_offset();                                          \
     const int5 end_ = start_ + get_index_space_size();                                     \
     const int w_ = (width), d0End_ = w_ ? end_[0] * w_ : 1;                                \
     int5 point_ = 0;                                                                       \
-    FOR_DIMS_2_TO_4(point_, start_, end_,                                                  \
+    FOR_DIMS_2_TO_4(point_, start_, end_, space2d,                                         \
       EACH_FROM(d1_, start_[1], end_[1],                                                   \
         point_[1] = d1_;                                                                   \
         int d0_ = start_[0] * w_;                                                          \
@@ -120,12 +133,12 @@
 // The index space of an elementwise kernel: dimension 0 in vectors of LANES elements, the others one
 // point per element. FOR_EACH_ROW runs the body for every point of dimensions 1-4 of this core's part,
 // with c[1..4] set; the body loops over dimension 0 from d0Start to d0End (elements).
-#define FOR_EACH_ROW(c, ...)                                                      \
+#define FOR_EACH_ROW(c, space2d, ...)                                             \
   {                                                                               \
     const int5 start_ = get_index_space_offset();                                 \
     const int5 end_ = start_ + get_index_space_size();                            \
     const int d0Start = start_[0] * LANES, d0End = end_[0] * LANES;               \
-    FOR_DIMS_2_TO_4(c, start_, end_,                                              \
+    FOR_DIMS_2_TO_4(c, start_, end_, space2d,                                     \
       EACH_FROM(d1_, start_[1], end_[1],                                          \
         c[1] = d1_;                                                               \
         __VA_ARGS__))                                                             \

@@ -24,15 +24,15 @@ static inline int5 label_coords(int5 c, int labelsShifted) {
 }
 
 #if defined(OP_CROSS_ENTROPY)
-void main(tensor x, tensor labels, tensor loss, int n, int labelsShifted)
+void main(tensor x, tensor labels, tensor loss, int n, int labelsShifted, int layout)
 #elif defined(OP_CROSS_ENTROPY_BWD)
-void main(tensor x, tensor labels, tensor dloss, tensor dx, int n, int labelsShifted)
+void main(tensor x, tensor labels, tensor dloss, tensor dx, int n, int labelsShifted, int layout)
 #else
 #error "compile with -DOP_CROSS_ENTROPY or -DOP_CROSS_ENTROPY_BWD"
 #endif
 {
   int5 c = 0;
-  FOR_EACH_POINT(c,
+  FOR_EACH_POINT(c, layout == 2,
     const int5 lc = label_coords(c, labelsShifted);
     // A label outside [0, C) matches no element (the last vector's lanes past C included).
     const int read = s_i32_ld_g(gen_addr(lc, labels));

@@ -56,10 +56,10 @@ __local__ float64 batch_sum[ROW_BATCH], batch_mean[ROW_BATCH], batch_rstd[ROW_BA
 
 #if defined(OP_LAYERNORM)
 
-void main(tensor x, tensor gamma, tensor beta, tensor y, tensor mean, tensor rstd, int n, float eps, float invN)
+void main(tensor x, tensor gamma, tensor beta, tensor y, tensor mean, tensor rstd, int n, float eps, float invN, int layout)
 {
   int5 c = 0;
-  FOR_EACH_BATCH(c, row0, rows,
+  FOR_EACH_BATCH(c, row0, rows, layout == 2,
     BATCH_ROW_SUMS(c, x, n, row0, rows, batch_sum, SUM_STEP)
     // Past `rows` the values are stale and unused.
     float64 t[ROW_BATCH];
@@ -126,10 +126,10 @@ void main(tensor x, tensor gamma, tensor beta, tensor y, tensor mean, tensor rst
 #endif
 
 void main(tensor dy, tensor x, tensor gamma, tensor mean, tensor rstd, tensor dx, tensor dgamma, tensor dbeta,
-          int n, float invN)
+          int n, float invN, int layout)
 {
   int5 c = 0;
-  FOR_EACH_POINT(c,
+  FOR_EACH_POINT(c, layout == 2,
     const float mu = s_f32_ld_g(gen_addr(c, mean));
     const float r = s_f32_ld_g(gen_addr(c, rstd));
     // a = sum g, b = sum g xhat (tail lanes: dy masked to 0).
@@ -160,10 +160,10 @@ void main(tensor dy, tensor x, tensor gamma, tensor mean, tensor rstd, tensor dx
 
 #elif defined(OP_RMSNORM)
 
-void main(tensor x, tensor gamma, tensor y, tensor rstd, int n, float eps, float invN)
+void main(tensor x, tensor gamma, tensor y, tensor rstd, int n, float eps, float invN, int layout)
 {
   int5 c = 0;
-  FOR_EACH_BATCH(c, row0, rows,
+  FOR_EACH_BATCH(c, row0, rows, layout == 2,
     BATCH_ROW_SUMS(c, x, n, row0, rows, batch_sum, SQUARE_STEP)
     // Past `rows` the values are stale and unused.
     float64 t[ROW_BATCH];

@@ -27,7 +27,7 @@
 #endif
 
 // 128 elements of dimension 0 per index-space point.
-#define FOR_EACH_GROUP(c, ...) FOR_EACH_INDEX(c, 128, __VA_ARGS__)
+#define FOR_EACH_GROUP(c, space2d, ...) FOR_EACH_INDEX(c, 128, space2d, __VA_ARGS__)
 
 #if defined(OP_SGD)
 
@@ -53,11 +53,11 @@ void main(tensor w, tensor grad, tensor buf, tensor wOut, tensor bufOut, float l
 #elif defined(OP_ADAMW)
 
 void main(tensor w, tensor grad, tensor m, tensor v, tensor wOut, tensor mOut, tensor vOut, float lr, float beta1,
-          float beta2, float eps, float weightDecay, float stepSize, float invSqrtBias2)
+          float beta2, float eps, float weightDecay, float stepSize, float invSqrtBias2, int layout)
 {
   int5 c = 0;
   const float decay = 1.0f - lr * weightDecay;
-  FOR_EACH_GROUP(c,
+  FOR_EACH_GROUP(c, layout == 2,
     float64 g[2];
     LOAD_GRADS(c, grad, g);
     // Unrolled by hand: LLVM leaves a body this long (a square root and a division) as a loop of two

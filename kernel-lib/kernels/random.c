@@ -118,11 +118,11 @@ void main(tensor out, unsigned seed0, unsigned seed1, unsigned offset0, unsigned
   // group and a plain lane permutation, with no branch in the loop (which can then overlap its iterations).
   if (((rowStride1 | rowStride2 | rowStride3 | rowStride4) & 3) == 0) {
 #define ALIGNED_ 1
-    FOR_EACH_INDEX(c, 256, RANDOM_POINT(c))
+    FOR_EACH_INDEX(c, 256, 0, RANDOM_POINT(c))
 #undef ALIGNED_
   } else {
 #define ALIGNED_ 0
-    FOR_EACH_INDEX(c, 256, RANDOM_POINT(c))
+    FOR_EACH_INDEX(c, 256, 0, RANDOM_POINT(c))
 #undef ALIGNED_
   }
 }

@@ -42,13 +42,13 @@ static inline int64 argmax_wins(float64 t, int64 ti, float64 x, int64 xi) {
   return (int64)(t > x) | (tnan & ~xnan) | tie;
 }
 
-void main(tensor x, tensor out, int dim, int n, float scale)
+void main(tensor x, tensor out, int dim, int n, float scale, int layout)
 {
   int5 c = 0;
 #if defined(AXIS_OUTER)
   const int5 unit = UNIT_INT5(dim);
 #endif
-  FOR_EACH_POINT(c,
+  FOR_EACH_POINT(c, layout == 2,
     float64 best[ROW_CHAINS][NP];
     int64 index[ROW_CHAINS][NP];
     for (int j = 0; j < ROW_CHAINS; j++)
@@ -157,10 +157,10 @@ void main(tensor x, tensor out, int dim, int n, float scale)
 // and the batch's lane trees run side by side, instead of every row waiting for its own.
 __local__ float64 batch_acc[ROW_BATCH];
 
-void main(tensor x, tensor out, int dim, int n, float scale)
+void main(tensor x, tensor out, int dim, int n, float scale, int layout)
 {
   int5 c = 0;
-  FOR_EACH_BATCH(c, row0, rows,
+  FOR_EACH_BATCH(c, row0, rows, layout == 2,
     // Two rows per loop while two are left, then the last one alone. (A whole batch of 4 in one loop,
     // with 2 chains per row, measured 10% faster at 32 rows per core but 20% slower at 3.)
     int b = 0;
@@ -187,11 +187,11 @@ void main(tensor x, tensor out, int dim, int n, float scale)
 
 #else  // AXIS_OUTER: the lanes are separate rows, stored as they are.
 
-void main(tensor x, tensor out, int dim, int n, float scale)
+void main(tensor x, tensor out, int dim, int n, float scale, int layout)
 {
   int5 c = 0;
   const int5 unit = UNIT_INT5(dim);
-  FOR_EACH_POINT(c,
+  FOR_EACH_POINT(c, layout == 2,
     float64 acc[NP];
     ACCUMULATE_ROW(c, acc)
 #if defined(OP_MEAN)

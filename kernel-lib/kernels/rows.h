@@ -122,12 +122,12 @@ static inline int64 piece_element(int k) {
 // passes over each row of the batch and those chains for the whole batch at once (an unrolled loop over
 // ROW_BATCH, values kept in local memory between the passes) lets them overlap.
 #define ROW_BATCH 4
-#define FOR_EACH_BATCH(c, row0, rows, ...)                                                     \
+#define FOR_EACH_BATCH(c, row0, rows, space2d, ...)                                            \
   {                                                                                            \
     const int5 start_ = get_index_space_offset();                                              \
     const int5 end_ = start_ + get_index_space_size();                                         \
     c = 0;                                                                                     \
-    FOR_DIMS_2_TO_4(c, start_, end_,                                                           \
+    FOR_DIMS_2_TO_4(c, start_, end_, space2d,                                                  \
       int row0 = start_[1];                                                                    \
       do {                                                                                     \
         const int rows = end_[1] - row0 < ROW_BATCH ? end_[1] - row0 : ROW_BATCH;               \
@@ -149,7 +149,7 @@ static inline float64 unpack_batch(float64 packed, int b) {
 }
 
 // Every row of this core's part: c[1..4] set, c[0] = 0.
-#define FOR_EACH_POINT(c, ...) FOR_EACH_INDEX(c, 0, __VA_ARGS__)
+#define FOR_EACH_POINT(c, space2d, ...) FOR_EACH_INDEX(c, 0, space2d, __VA_ARGS__)
 
 // Runs `body` on the pieces p of every vector of the row at c (n elements), the last one with the lanes
 // past the row's end set to `identity` (they read the tensor's padding, whatever it is). `at` is the
@@ -310,7 +310,7 @@ static inline float64 unpack_batch(float64 packed, int b) {
 #elif defined(AXIS_OUTER)
 
 // Every point of this core's part: c set, dimension 0 in vectors, c[dim] = 0.
-#define FOR_EACH_POINT(c, ...) FOR_EACH_INDEX(c, LANES, __VA_ARGS__)
+#define FOR_EACH_POINT(c, space2d, ...) FOR_EACH_INDEX(c, LANES, space2d, __VA_ARGS__)
 
 // Runs `body` on the pieces p at every coordinate of dimension `dim` (n of them) from c (whose c[dim] is 0),
 // with c and `at` at that coordinate; c is back at the start afterwards. Needs `unit` = UNIT_INT5(dim). j

@@ -30,10 +30,10 @@ __local__ float64 batch_a[ROW_BATCH], batch_b[ROW_BATCH];
 
 #if defined(OP_SOFTMAX) || defined(OP_LOG_SOFTMAX)
 
-void main(tensor x, tensor out, int dim, int n)
+void main(tensor x, tensor out, int dim, int n, int layout)
 {
   int5 c = 0;
-  FOR_EACH_BATCH(c, row0, rows,
+  FOR_EACH_BATCH(c, row0, rows, layout == 2,
     _Pragma("unroll 1") for (int b = 0; b < rows; b++) {
       c[1] = row0 + b;
       float64 m[NP], mc[ROW_CHAINS][NP];
@@ -111,10 +111,10 @@ void main(tensor x, tensor out, int dim, int n)
       })                                                                            \
   }
 
-void main(tensor dy, tensor y, tensor dx, int dim, int n)
+void main(tensor dy, tensor y, tensor dx, int dim, int n, int layout)
 {
   int5 c = 0;
-  FOR_EACH_BATCH(c, row0, rows,
+  FOR_EACH_BATCH(c, row0, rows, layout == 2,
     // Each pass two rows per loop while two are left, then the last one alone.
     int b = 0;
     _Pragma("unroll 1") for (; b + 1 < rows; b += 2) BWD_SUMS(c, 2)
@@ -133,11 +133,11 @@ void main(tensor dy, tensor y, tensor dx, int dim, int n)
 
 #if defined(OP_SOFTMAX) || defined(OP_LOG_SOFTMAX)
 
-void main(tensor x, tensor out, int dim, int n)
+void main(tensor x, tensor out, int dim, int n, int layout)
 {
   int5 c = 0;
   const int5 unit = UNIT_INT5(dim);
-  FOR_EACH_POINT(c,
+  FOR_EACH_POINT(c, layout == 2,
     float64 m[NP], s[NP], mc[ROW_CHAINS][NP], sc[ROW_CHAINS][NP];
     for (int j = 0; j < ROW_CHAINS; j++)
       for (int k = 0; k < NP; k++) mc[j][k] = -__builtin_inff(), sc[j][k] = 0.0f;
@@ -165,11 +165,11 @@ void main(tensor x, tensor out, int dim, int n)
 
 #else  // OP_SOFTMAX_BWD
 
-void main(tensor dy, tensor y, tensor dx, int dim, int n)
+void main(tensor dy, tensor y, tensor dx, int dim, int n, int layout)
 {
   int5 c = 0;
   const int5 unit = UNIT_INT5(dim);
-  FOR_EACH_POINT(c,
+  FOR_EACH_POINT(c, layout == 2,
     float64 s[NP], sc[ROW_CHAINS][NP];
     for (int j = 0; j < ROW_CHAINS; j++)
       for (int k = 0; k < NP; k++) sc[j][k] = 0.0f;

@@ -59,7 +59,7 @@ static inline float64 leaky(float64 x, float alpha) { return v_f32_sel_less_f32_
 #define ELEMENTWISE(f) FOR_EACH_POINT_FLAT(c, LANES, FLAT_U, layout == 2, STORE(c, out, f(LD(c, in)));)
 #else
 #define ELEMENTWISE(f)                                        \
-    FOR_EACH_ROW(c,                                           \
+    FOR_EACH_ROW(c, layout == 2,                               \
         UNROLL_PRAGMA(ROW_UNROLL)                             \
         for (int d0 = d0Start; d0 < d0End; d0 += LANES) {     \
             c[0] = d0;                                        \

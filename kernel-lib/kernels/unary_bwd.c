@@ -42,7 +42,7 @@ static inline float64 grad(float64 dy, float64 y) { return dy * ((1.0f - y) * (1
 #define ELEMENTWISE(g) FOR_EACH_POINT_FLAT(c, LANES, FLAT_U, layout == 2, STORE(c, dx, g(LD(c, dy), LD(c, v)));)
 #else
 #define ELEMENTWISE(g)                                                  \
-    FOR_EACH_ROW(c,                                                     \
+    FOR_EACH_ROW(c, layout == 2,                                         \
         for (int d0 = d0Start; d0 < d0End; d0 += LANES) {               \
             c[0] = d0;                                                  \
             STORE(c, dx, g(LD(c, dy), LD(c, v)));                       \

@@ -38,7 +38,7 @@ void main(tensor cond, tensor x, tensor y, tensor out, int broadcastCond, int br
     int5 c = 0, cc = 0, cx = 0, cy = 0;
     const int5 maskCond = BROADCAST_MASK(broadcastCond), maskX = BROADCAST_MASK(broadcastX), maskY = BROADCAST_MASK(broadcastY);
     const int mode = (broadcastCond & 1) | ((broadcastX & 1) << 1) | ((broadcastY & 1) << 2);
-    FOR_EACH_ROW(c,
+    FOR_EACH_ROW(c, 0,
         c[0] = 0;
         cc = c & maskCond;
         cx = c & maskX;
