@@ -7,24 +7,16 @@
 // (dce.cpp, forwardCopiesIntoSinglePaths). Priorities of the list scheduler (schedule.cpp).
 #include <gtest/gtest.h>
 
+#include "mir_builders.h"
 #include "tpc/cc/passes.h"
 
 namespace tpc::cc {
 namespace {
 
 using isa::InsnId;
-
-Reg phys(RegFile file, uint32_t id) { return Reg{file, id, true}; }
-
-MInst op(InsnId id, Reg dst, MOperand a, MOperand b) {
-  MInst mi;
-  mi.op = id;
-  mi.dtype = DType::F32;
-  mi.dst = dst;
-  mi.src[0] = a;
-  mi.src[1] = b;
-  return mi;
-}
+using test::op;
+using test::phys;
+using test::virt;
 
 MInst scalarAdd(uint32_t dst, uint32_t src) {
   MInst mi = op(InsnId::SpuAdd, phys(RegFile::S, dst), MOperand::ofReg(phys(RegFile::S, src)), MOperand::ofImm(1));
@@ -252,8 +244,6 @@ TEST(Priorities, OfTwoEquallyUrgentTheShorterLatencyStartsItsChain) {
 }
 
 // ------------------------------------------------------------------------------------ dead writes
-
-Reg virt(RegFile file, uint32_t id) { return Reg{file, id, false}; }
 
 MInst vAdd(uint32_t dst, uint32_t a, uint32_t b) {
   return op(InsnId::VpuAdd, virt(RegFile::V, dst), MOperand::ofReg(virt(RegFile::V, a)), MOperand::ofReg(virt(RegFile::V, b)));

@@ -4,22 +4,14 @@
 // trip count itself as the end (one instruction, the start, instead of a subtraction and a zero).
 #include <gtest/gtest.h>
 
+#include "mir_builders.h"
 #include "tpc/cc/passes.h"
 
 namespace tpc::cc {
 namespace {
 
 using isa::InsnId;
-
-MInst make(InsnId id, Reg dst, MOperand a, MOperand b = MOperand{}) {
-  MInst mi;
-  mi.op = id;
-  mi.dtype = DType::F32;
-  mi.dst = dst;
-  mi.src[0] = a;
-  mi.src[1] = b;
-  return mi;
-}
+using test::op;
 
 struct StreamingLoop {
   MFunction mf;
@@ -36,7 +28,7 @@ StreamingLoop streamingLoop() {
   const Reg c = mf.newVirtual(RegFile::I), next = mf.newVirtual(RegFile::I), step = mf.newVirtual(RegFile::I);
   const Reg x = mf.newVirtual(RegFile::V), y = mf.newVirtual(RegFile::V);
   s.tripCount = Reg{RegFile::S, 2, true};  // a kernel parameter
-  MInst setZero = make(InsnId::SpuMov, zero, MOperand::ofImm(0));
+  MInst setZero = op(InsnId::SpuMov, zero, MOperand::ofImm(0));
   setZero.dtype = DType::I32;
   MBlock& pre = mf.blocks[0];
   pre.insts = {setZero};
@@ -46,15 +38,15 @@ StreamingLoop streamingLoop() {
   pre.loopZero = zero;
   pre.loopIter = iter;
   MBlock& body = mf.blocks[1];
-  MInst store = make(InsnId::StTnsr, Reg{}, MOperand::ofReg(c), MOperand::ofReg(y));
-  MInst advance = make(InsnId::SpuIAdd, next, MOperand::ofReg(step), MOperand::ofReg(c));
+  MInst store = op(InsnId::StTnsr, Reg{}, MOperand::ofReg(c), MOperand::ofReg(y));
+  MInst advance = op(InsnId::SpuIAdd, next, MOperand::ofReg(step), MOperand::ofReg(c));
   advance.dtype = DType::I32;
   advance.src[2] = MOperand{};
-  MInst carry = make(InsnId::SpuIMov, c, MOperand::ofReg(next));
+  MInst carry = op(InsnId::SpuIMov, c, MOperand::ofReg(next));
   carry.dtype = DType::I32;
   carry.copy = true;
-  body.insts = {make(InsnId::LdTnsr, x, MOperand::ofReg(c)),
-                make(InsnId::VpuAdd, y, MOperand::ofReg(x), MOperand::ofReg(x)), store, advance, carry};
+  body.insts = {op(InsnId::LdTnsr, x, MOperand::ofReg(c)),
+                op(InsnId::VpuAdd, y, MOperand::ofReg(x), MOperand::ofReg(x)), store, advance, carry};
   body.bodyIter = iter;
   body.next = 2;
   return s;
