@@ -35,11 +35,12 @@ struct LaneOffset {
   int64_t value;
 };
 
-// The constant's one non-zero lane, if it has exactly one.
+// The int5 constant's one non-zero lane, if it has exactly one. (Vectors of the VPU are left alone: a
+// chain of their 4-cycle adds would cost more than the constants.)
 std::optional<LaneOffset> singleLaneOffset(const llvm::Value* v) {
   const auto* c = llvm::dyn_cast<llvm::Constant>(v);
   const auto* type = llvm::dyn_cast<llvm::FixedVectorType>(v->getType());
-  if (!c || !type || !type->getElementType()->isIntegerTy(32)) return std::nullopt;
+  if (!c || !type || type->getNumElements() != 5 || !type->getElementType()->isIntegerTy(32)) return std::nullopt;
   std::optional<LaneOffset> found;
   for (unsigned lane = 0; lane < type->getNumElements(); ++lane) {
     const auto* element = llvm::dyn_cast_or_null<llvm::ConstantInt>(c->getAggregateElement(lane));
