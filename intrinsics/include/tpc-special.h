@@ -279,8 +279,9 @@ __TPC_SF float64 v_rsqrt_f32(float64 input) {
 
 // ------------------------------------------------------------------------------------------ sin, cos
 
-// sin(r) = r + r^3 S(r^2) or cos(r) = 1 - r^2/2 + r^4 C(r^2) for the remainder r of x = k pi/2 + r,
-// chosen and signed by the quadrant k + q0.
+// sin(r) = r + r^3 S(r^2) or cos(r) = 1 + r^2 (-1/2 + r^2 C(r^2)) for the remainder r of x = k pi/2 + r,
+// chosen and signed by the quadrant k + q0 (in Horner's form each multiply-add has one constant operand,
+// which the instruction can take as an immediate).
 __TPC_SF float64 __tpc_sf_sincos_poly(float64 r, float64 k, int q0) {
   float64 z = r * r;
   float64 sp = __tpc_sf_madd(z, 2.723845455e-06f, -1.983999682e-04f);
@@ -290,7 +291,7 @@ __TPC_SF float64 __tpc_sf_sincos_poly(float64 r, float64 k, int q0) {
   float64 cp = __tpc_sf_madd(z, -2.729138373e-07f, 2.480052535e-05f);
   cp = __tpc_sf_madd(cp, z, -1.388888806e-03f);
   cp = __tpc_sf_madd(cp, z, 4.166666791e-02f);
-  float64 cs = __tpc_sf_madd(z * z, cp, __tpc_sf_madd(z, -0.5f, 1.0f));
+  float64 cs = __tpc_sf_madd(z, __tpc_sf_madd(z, cp, -0.5f), 1.0f);
   int64 q = __tpc_sf_f2i(k) + q0;
   float64 res = v_f32_sel_eq_i32_b(q & 1, 0, sn, cs);
   return as_float64(as_int64(res) ^ ((q & 2) << 30));
@@ -300,7 +301,7 @@ __TPC_SF float64 __tpc_sf_sincos_poly(float64 r, float64 k, int q0) {
 // seven 7-bit pieces and a float, so every k * piece is exact for |k| < 2^17 and the chain of subtractions
 // is exact until the remainder is reached (Cody-Waite). Accurate for |x| < 2^17; beyond, k * piece rounds
 // and the result degrades (|r| is clamped so that it stays in [-1, 1]). Then sin(r) = r + r^3 S(r^2),
-// cos(r) = 1 - r^2/2 + r^4 C(r^2), chosen and signed by the quadrant k + q0.
+// cos(r) = 1 + r^2 (-1/2 + r^2 C(r^2)), chosen and signed by the quadrant k + q0.
 __TPC_SF float64 __tpc_sf_sincos(float64 x, int q0) {
   float64 k = __tpc_sf_rint(x * 0.636619772f);
   float64 r = __tpc_sf_madd(k, -1.578125000e+00f, x);

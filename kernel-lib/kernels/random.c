@@ -11,16 +11,26 @@
 #include "philox.h"
 
 #if defined(OP_NORMAL)
-// Box-Muller on the pairs (w0, w1) and (w2, w3): the f32 bits of mean + std z in place of each word.
+// Box-Muller on the pairs (w0, w1) and (w2, w3): the f32 bits of mean + std z in place of each word. The
+// inputs' ranges make the general functions' special cases dead, so they are left out:
+// - u1 is in [2^-24, 1]: a positive normal number, whose logarithm needs no special case; -2 ln u1 is in
+//   [0, 33.3], and its square root is taken as x rsqrt(x), which is 0 for x = +0 (not for -0).
+// - t = 2 pi u2 is reduced in turns, exactly in integers: u2 = v 2^-24 with v the word's top 24 bits, the
+//   quadrant k = round(v / 2^22) and the remainder d = v - k 2^22, so t = k pi/2 + d (2 pi 2^-24) with one
+//   rounding and |remainder| <= pi/4. cos t and sin t are the remainder's cos and sin chosen and signed by
+//   the quadrant (k = 4 is the full turn: quadrant 0).
 static inline philox_words normal_words(philox_words w, float mean, float std) {
 #pragma unroll
   for (int pair = 0; pair < 4; pair += 2) {
     const float64 u1 = v_convert_u32_to_f32_b((w.w[pair] >> 8) + 1) * 0x1p-24f;
-    const float64 u2 = philox_uniform(w.w[pair + 1]);
-    const float64 r = v_sqrt_f32(v_log_f32(u1) * -2.0f);
-    const float64 t = u2 * 6.28318530717958647692f;
-    w.w[pair] = as_uint64(v_f32_mac_b(r * v_cos_f32(t), std, mean));
-    w.w[pair + 1] = as_uint64(v_f32_mac_b(r * v_sin_f32(t), std, mean));
+    const float64 x = v_f32_madd_b(v_log_fast_f32(u1), -2.0f, 0.0f);  // + 0: -2 ln 1 is +0, not -0
+    const float64 r = x * v_rsqrt_fast_f32(x);
+    const int64 v = as_int64(w.w[pair + 1] >> 8);
+    const int64 k = (v + (1 << 21)) >> 22;
+    const float64 remainder = __tpc_sf_i2f(v - (k << 22)) * 0x1.921fb6p-22f;  // 2 pi 2^-24
+    const float64 quadrant = __tpc_sf_i2f(k);
+    w.w[pair] = as_uint64(v_f32_madd_b(r * __tpc_sf_sincos_poly(remainder, quadrant, 1), std, mean));
+    w.w[pair + 1] = as_uint64(v_f32_madd_b(r * __tpc_sf_sincos_poly(remainder, quadrant, 0), std, mean));
   }
   return w;
 }
