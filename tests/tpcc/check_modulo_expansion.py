@@ -3,11 +3,12 @@
 values read long after they are computed are carried by copies, so the initiation interval is not held to
 the length of the chain between their definition and their last read.
 
-The kernel (its vector loop not unrolled, so that the chain is much longer than the loop body's slot
+The kernel (its vector loop not unrolled, so that the chains are much longer than the loop body's slot
 bound): per vector, x and a value accumulated in place from a second tensor (v_f32_mac_b, whose
-destination is its accumulator: a copy and a tied write), a scalar loaded from a third tensor, a chain of
-24 dependent multiply-adds on x, and a result that reads x, the accumulated value and the scalar at the
-end of the chain.
+destination is its accumulator: a copy and a tied write), a scalar loaded from a third tensor, three
+chains of 24 dependent multiply-adds (on x, on the accumulated value and on their product), and a result
+that reads x, the scalar and the chains' ends. Three chains, so that the slot bound stays above the
+recurrence that the store and the next iterations' scalar load make through memory (they may alias).
 
 - Results bit for bit against a host reference (fused multiply-add rounded once, as the core does), at
   -O0 and -O2 with and without expansion (TPC_MODULO_EXPANSION=0), under --strict-hazards, for row
@@ -46,10 +47,14 @@ KERNEL = """void main(tensor x, tensor m, tensor s, tensor out)
             const float64 xv = v_f32_ld_tnsr_b(c, x);
             const float64 mv = v_f32_mac_b(xv, 0.5f, v_f32_ld_tnsr_b(c, m));
             const float sv = s_f32_ld_g(gen_addr(c, s));
-            float64 y = xv;
+            float64 y = xv, z = mv, w = v_f32_mul_b(xv, mv);
 #pragma unroll
-            for (int k = 0; k < 24; k++) y = v_f32_mac_b(y, 0.75f, (float64)0.125f);
-            v_f32_st_tnsr(c, out, v_f32_mac_b(xv, sv, v_f32_mul_b(y, mv)));
+            for (int k = 0; k < 24; k++) {
+                y = v_f32_mac_b(y, 0.75f, (float64)0.125f);
+                z = v_f32_mac_b(z, 0.75f, (float64)0.125f);
+                w = v_f32_mac_b(w, 0.75f, (float64)0.125f);
+            }
+            v_f32_st_tnsr(c, out, v_f32_mac_b(xv, sv, v_f32_mul_b(v_f32_mul_b(y, z), w)));
         }
     }
 }
@@ -81,7 +86,7 @@ def reference_of_shape(rows, cols):
     for i, (xv, mv0) in enumerate(zip(x, m)):
         sv = s[i - i % cols + (i % cols) // 64 * 64]  # the scalar at the vector's first element
         mv = fused(mv0, xv, 0.5)
-        out.append(fused(f32(chain(xv) * mv), xv, sv))
+        out.append(fused(f32(f32(chain(xv) * chain(mv)) * chain(f32(xv * mv))), xv, sv))
     return out
 
 

@@ -216,7 +216,7 @@ class Lowerer {
     // A bool result of an instruction that writes a scalar register (s_i1_ld_l): compare with zero.
     bool toPredicate = dst.file == RegFile::SP && insn.kinds[0] == kindBit(RegFile::S);
     Reg out = toPredicate ? cx_.freshReg(RegFile::S) : dst;
-    llvm::Value* tied = info_.lowering == isa::Lowering::Mac ? arg("accumulator")
+    llvm::Value* tied = info_.lowering == isa::Lowering::Mac && m.op != InsnId::VpuMadd ? arg("accumulator")
                         : (!p.always || partialWrite(m)) ? income()
                                                           : nullptr;
     if (tied) {
@@ -255,6 +255,21 @@ class Lowerer {
     if (static_cast<int>(srcs.size()) != insn.numSources())
       error(fmt::format("the table gives {} sources, {} takes {}", srcs.size(), insn.mnemonic, insn.numSources()));
     for (size_t k = 0; k < srcs.size(); ++k) m.src[k] = source(srcs[k], insn.kinds[k + 1]);
+    // A vector mac on every lane as madd where that saves a copy (the same rounding: both fuse f32, both
+    // round the 16-bit floats' exact product once in the f32 sum): madd reads its addend instead of
+    // updating it in place, so an accumulator that stays live is not copied first, and a scalar or a
+    // constant one is not broadcast into a vector register. An accumulator that dies here (a loop's
+    // running sum) stays in place: as a new value each time it would need a copy back at the latch,
+    // which a modulo schedule may keep apart from it (two registers for one sum).
+    if (m.op == InsnId::VpuMac && p.always && isa::switchField(isa::SwitchField::Neg).get(m.sw) == 0) {
+      llvm::Value* acc = arg("accumulator");
+      const MOperand addend = source(acc, isa::insnInfo(InsnId::VpuMadd).kinds[3]);
+      if (!addend.isReg() || addend.reg.file != RegFile::V || !acc->hasOneUse()) {
+        m.op = InsnId::VpuMadd;  // the same switches (saturation; no negation)
+        m.src[2] = addend;
+        return finish(m, Predicate{});
+      }
+    }
     finish(m, p);
   }
 
