@@ -76,5 +76,29 @@ TEST(ModuloLoop, KernelCountsFromThePrologueIterationsToTheTripCount) {
     for (const MInst& mi : b.insts) EXPECT_NE(mi.op, InsnId::SpuSub) << "no trip count less the prologue";
 }
 
+// The retries after allocation runs out of registers (modulo_retries.cpp) blame a loop by its blocks and
+// reschedule it alone: the blocks of its schedule carry its number, and a plan can leave it flat.
+TEST(ModuloLoop, ItsBlocksCarryItsNumberAndAPlanForItAloneApplies) {
+  StreamingLoop s = streamingLoop();
+  ModuloResult result;
+  ASSERT_EQ(moduloScheduleLoops(s.mf, ModuloPlan{}, &result), 1);
+  EXPECT_EQ(result.perLoop.count(0), 1u);
+  int tagged = 0;
+  for (const MBlock& b : s.mf.blocks) {
+    tagged += b.moduloLoop == 0;
+    EXPECT_TRUE(b.moduloLoop == 0 || b.moduloLoop == -1);
+    if (!b.insts.empty() && b.insts.front().moduloCycle >= 0) EXPECT_EQ(b.moduloLoop, 0) << "the kernel's block";
+  }
+  EXPECT_GE(tagged, 3) << "prologue, kernel and epilogue";
+
+  StreamingLoop flat = streamingLoop();
+  ModuloPlan plan;
+  plan.perLoop[0].overlap = false;
+  EXPECT_EQ(moduloScheduleLoops(flat.mf, plan), 0);
+  plan.perLoop.clear();
+  plan.perLoop[1].overlap = false;  // another loop's: this one is still scheduled
+  EXPECT_EQ(moduloScheduleLoops(flat.mf, plan), 1);
+}
+
 }  // namespace
 }  // namespace tpc::cc

@@ -711,35 +711,21 @@ obj::KernelObject generateObject(llvm::Module& module, const KernelSignature& si
   llvm::Function* entry = findEntry(module);
   if (!entry) throw CodegenError("no kernel entry: define 'void main(tensor ..., scalars ...)'");
 
-  // Modulo scheduling overlaps iterations, which needs more registers: when they run out, the loops
-  // are compiled again with schedules that leave more registers free by their own count (a larger II
-  // where needed), then with less of what costs registers (unless the driver would rather unroll less
-  // first): without second induction variables for stores (index registers, modsched.cpp), without values
-  // carried beyond the initiation interval by copies (modulo_expansion.cpp), without both, and last
-  // without modulo scheduling.
+  // Modulo scheduling overlaps iterations, which needs more registers: when they run out, the loop where
+  // they do is compiled again with a schedule that leaves more registers free by its own count (a larger
+  // II where needed), then with less of what costs registers, the others keeping theirs; when that is not
+  // enough, every loop is (modulo_retries.cpp). Last the loops run without overlap, unless the driver
+  // would rather unroll less first.
   MFunction mf;
-  struct Attempt {
-    bool overlap;
-    ModuloOptions modulo;
-  };
-  const Attempt attempts[] = {{true, {true, true, 0}},  {true, {true, true, 4}},   {true, {true, true, 8}},
-                              {true, {false, true, 0}}, {true, {true, false, 0}}, {true, {false, false, 0}},
-                              {false, {}}};
-  bool anySplit = true, anyExpansion = true;  // whether dropping them would change the first attempt
-  bool recomputed = false;                     // invariants recomputed in the loops (once, then from the start)
-  for (size_t k = 0; k < std::size(attempts); ++k) {
-    const Attempt& attempt = attempts[k];
-    if (attempt.overlap &&
-        ((!attempt.modulo.splitIvs && !anySplit) || (!attempt.modulo.expand && !anyExpansion)))
-      continue;
-    if (!attempt.overlap && !options.flatWhenOutOfRegisters)
-      throw CodegenError("the overlapped loops need more registers than the core has", SourceLoc{}, true);
+  ModuloRetries retries(options.flatWhenOutOfRegisters);
+  bool recomputed = false;  // invariants recomputed in the loops (once, then from the start)
+  for (;;) {
     mf = selectInstructions(*entry, signature);
     forwardCopies(mf);
     eliminateDeadCode(mf);
     legalizeImmediates(mf);
     ModuloResult modulo;
-    const bool scheduled = attempt.overlap && moduloScheduleLoops(mf, attempt.modulo, &modulo) > 0;
+    const bool scheduled = moduloScheduleLoops(mf, retries.plan(), &modulo) > 0;
     if (scheduled) {
       forwardCopiesIntoSinglePaths(mf);  // counters' starts copied before prologues
       eliminateDeadWrites(mf);           // the epilogues' updates for iterations that never come
@@ -756,19 +742,21 @@ obj::KernelObject generateObject(llvm::Module& module, const KernelSignature& si
         if (recomputeInvariantsInLoops(*entry) > 0) {
           if (std::getenv("TPC_DEBUG_MODSCHED"))
             std::fprintf(stderr, "tpc-clang: %s; again with invariants recomputed in the loops\n", e.what());
-          k = static_cast<size_t>(-1);
+          retries.restart();
           continue;
         }
       }
       if (!scheduled) throw;
-      if (&attempt == &attempts[0]) {
-        anySplit = modulo.splits > 0;
-        anyExpansion = modulo.copies > 0;
-      }
-      if (!options.flatWhenOutOfRegisters && !anySplit && !anyExpansion && attempt.modulo.registerMargin >= 8) throw;
+      const ModuloRetries::Next next = retries.escalate(mf, e, modulo);
+      if (next == ModuloRetries::Next::GiveUp) throw;
+      if (next == ModuloRetries::Next::UnrollLess)
+        throw CodegenError("the overlapped loops need more registers than the core has", SourceLoc{}, true);
       if (std::getenv("TPC_DEBUG_MODSCHED"))
-        std::fprintf(stderr, "tpc-clang: %s; again with fewer registers (%d second induction variables, %d copies, margin %d)\n",
-                     e.what(), modulo.splits, modulo.copies, attempt.modulo.registerMargin);
+        std::fprintf(stderr, "tpc-clang: %s (busiest in bb%d, loop %d); again with fewer registers\n", e.what(),
+                     e.busiestBlock,
+                     e.busiestBlock >= 0 && e.busiestBlock < static_cast<int>(mf.blocks.size())
+                         ? mf.blocks[static_cast<size_t>(e.busiestBlock)].moduloLoop
+                         : -1);
     }
   }
   threadJumps(mf);

@@ -540,21 +540,25 @@ std::vector<int> earliestTimes(int n, const std::vector<ModuloEdge>& edges, int 
   return {};
 }
 
-int moduloScheduleLoops(MFunction& mf, const ModuloOptions& options, ModuloResult* result) {
-  const bool splitIvs = options.splitIvs;
-  bool expand = options.expand;
-  const int registerMargin = options.registerMargin;
-  int done = 0;
+int moduloScheduleLoops(MFunction& mf, const ModuloPlan& plan, ModuloResult* result) {
+  int done = 0, loop = -1;
   const bool debug = std::getenv("TPC_DEBUG_MODSCHED") != nullptr;
   const char* mode = std::getenv("TPC_MODSCHED");
   if (mode && std::string(mode) == "0") return 0;
   // Every loop the swing scheduler can take, whatever the iterative one finds: a second execution path
   // for tests (the samples run with it), not a setting for users.
   const bool swingFirst = mode && std::string(mode) == "swing";
-  if (const char* e = std::getenv("TPC_MODULO_EXPANSION"); e && std::string(e) == "0") expand = false;
+  const bool noExpansion = [] {
+    const char* e = std::getenv("TPC_MODULO_EXPANSION");
+    return e && std::string(e) == "0";
+  }();
   for (int pre = 0; pre < static_cast<int>(mf.blocks.size()); ++pre) {
     const int body = mf.blocks[static_cast<size_t>(pre)].loopBody;
-    if (body < 0 || !eligible(mf, pre, body)) continue;
+    if (body < 0) continue;
+    const ModuloOptions& options = plan.of(++loop);
+    if (!options.overlap || !eligible(mf, pre, body)) continue;
+    const bool splitIvs = options.splitIvs, expand = options.expand && !noExpansion;
+    const int registerMargin = options.registerMargin;
     // Without a second induction variable for stores, with as many as the scalar slot has room for,
     // and with one more than that: whichever gives the shortest II (the fewest instructions on a tie).
     std::vector<int> t;
@@ -687,6 +691,7 @@ int moduloScheduleLoops(MFunction& mf, const ModuloOptions& options, ModuloResul
       result->splits += chosenSplit;
       result->copies += chosenCopies;
       result->loops += 1;
+      result->perLoop[loop] = ModuloLoopResult{chosenSplit, chosenCopies};
     }
     const std::vector<MInst> insts = mf.blocks[static_cast<size_t>(body)].insts;
     const int n = static_cast<int>(insts.size());
@@ -790,6 +795,7 @@ int moduloScheduleLoops(MFunction& mf, const ModuloOptions& options, ModuloResul
     renameFallbackLocals(mf, body, unexpanded);
     b.insts = unexpanded;
     b.next = newExit;
+    for (MBlock* part : {&pro, &kernelPre, &k, &epi}) part->moduloLoop = loop;
     mf.blocks.insert(mf.blocks.begin() + body, {pro, kernelPre, k, epi, fallbackPre});
     pre = body + 5;
     ++done;

@@ -89,6 +89,9 @@ class FileAllocator {
     return {};
   }
 
+  // After a run() that left values uncoloured: the block where the most values of the file are live.
+  int busiestBlock() const { return static_cast<int>(maxLive_.block); }
+
   // After run(): a local-memory slot number for each of `spilled`, shared by values that are never live
   // together (greedy colouring of their interference; a coalesced group shares one slot).
   std::map<uint32_t, uint32_t> spillSlots(const std::vector<uint32_t>& spilled) {
@@ -663,11 +666,14 @@ void allocateRegisters(MFunction& mf, bool allowSpill) {
       FileAllocator allocator(trial, file);
       std::vector<uint32_t> uncoloured = allocator.run();
       if (uncoloured.empty()) continue;
-      if ((file != RegFile::V && file != RegFile::S && file != RegFile::SP) || round >= 8 || !allowSpill)
-        throw CodegenError(fmt::format("the kernel needs more {} registers than the core has ({}) at one point; "
-                                       "simplify the code or split the kernel",
-                                       isa::regFilePrefix(file), allocatable(file).size()),
-                           definitionLoc(mf, file, uncoloured), /*outOfRegisters=*/true, file);
+      if ((file != RegFile::V && file != RegFile::S && file != RegFile::SP) || round >= 8 || !allowSpill) {
+        CodegenError e(fmt::format("the kernel needs more {} registers than the core has ({}) at one point; "
+                                   "simplify the code or split the kernel",
+                                   isa::regFilePrefix(file), allocatable(file).size()),
+                       definitionLoc(mf, file, uncoloured), /*outOfRegisters=*/true, file);
+        e.busiestBlock = allocator.busiestBlock();
+        throw e;
+      }
       insertSpillCode(mf, file, uncoloured, allocator.spillSlots(uncoloured));
       spilled = true;
     }

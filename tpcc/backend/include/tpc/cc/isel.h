@@ -40,6 +40,7 @@ class CodegenError : public std::runtime_error {
   SourceLoc loc;
   bool outOfRegisters;  // the allocator ran out: less unrolling may fit
   RegFile exhausted;    // the register file that ran out, when known
+  int busiestBlock = -1;  // where the most registers of that file are live, when known (an MFunction block)
 };
 
 MFunction selectInstructions(llvm::Function& entry, const KernelSignature& signature);

@@ -96,6 +96,7 @@ struct MBlock {
   // A hardware loop body: the iterator the core updates at its end stays allocated through it.
   Reg bodyIter;
   bool dead = false;  // never reached (the back-edge block of a hardware loop): no code
+  int moduloLoop = -1;  // a block of a modulo-scheduled loop: the loop's number (ModuloPlan)
 };
 
 struct MFunction {

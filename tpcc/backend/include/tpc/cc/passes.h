@@ -1,6 +1,8 @@
 // The backend's passes over machine IR, in the order the pipeline runs them.
 #pragma once
 
+#include <map>
+#include <optional>
 #include <vector>
 
 #include "tpc/cc/isel.h"
@@ -12,14 +14,51 @@ namespace tpc::cc {
 // Modulo scheduling of hardware loop bodies: iterations overlap in a kernel with a prologue and an
 // epilogue. Returns how many loops it transformed. See modsched.cpp.
 struct ModuloOptions {
+  bool overlap = true;    // false: the loop is left to the list scheduler
   bool splitIvs = true;   // stores may get coordinate induction variables of their own (index registers)
   bool expand = true;     // values may outlive the initiation interval, carried by copies (modulo_expansion.cpp)
   int registerMargin = 0; // registers of each file a schedule must leave free by its own count of live values
 };
+// The options of each hardware loop: `all`, or for loop k (counted in block order as instruction
+// selection lays the loops out, which scheduling does not change) perLoop[k] where there is one. The
+// blocks a loop's schedule becomes carry its number (MBlock::moduloLoop).
+struct ModuloPlan {
+  ModuloOptions all;
+  std::map<int, ModuloOptions> perLoop;
+  const ModuloOptions& of(int loop) const {
+    auto it = perLoop.find(loop);
+    return it == perLoop.end() ? all : it->second;
+  }
+};
+struct ModuloLoopResult {
+  int splits = 0, copies = 0;  // second induction variables and copies the schedule uses
+};
 struct ModuloResult {
   int loops = 0, splits = 0, copies = 0;  // loops scheduled; second induction variables and copies they use
+  std::map<int, ModuloLoopResult> perLoop;  // by loop number, the loops scheduled
 };
-int moduloScheduleLoops(MFunction& mf, const ModuloOptions& options = {}, ModuloResult* result = nullptr);
+int moduloScheduleLoops(MFunction& mf, const ModuloPlan& plan = {}, ModuloResult* result = nullptr);
+
+// The plans to try when allocation runs out of registers after modulo scheduling: the loop whose blocks
+// hold the most live registers takes a more cautious step, or every loop does. See modulo_retries.cpp.
+class ModuloRetries {
+ public:
+  // flatAllowed: whether loops may in the end lose their overlap (else the driver unrolls less first).
+  explicit ModuloRetries(bool flatAllowed);
+  const ModuloPlan& plan() const { return plan_; }
+  enum class Next { Retry, GiveUp, UnrollLess };
+  // After allocating `mf`, scheduled under plan() with `result`, failed with `e`: the next plan.
+  Next escalate(const MFunction& mf, const CodegenError& e, const ModuloResult& result);
+  void restart();  // from the first plan again (the code before scheduling changed)
+
+ private:
+  int nextStep(int from, const ModuloLoopResult& use) const;
+  bool flatAllowed_;
+  ModuloPlan plan_;
+  std::map<int, int> steps_;  // loops ahead of the common step
+  int allStep_ = 0;
+  std::optional<std::map<int, ModuloLoopResult>> firstUse_;  // what each loop used at the first failure
+};
 
 // Forwards the first half of a two-step copy (t = x; y = t) into the second (y = x). See dce.cpp.
 void forwardCopies(MFunction& mf);
