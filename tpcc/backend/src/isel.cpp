@@ -702,6 +702,17 @@ class Selector : public SelectionContext {
       return isa<llvm::Constant>(v) || (vector && llvm::getSplatValue(v) != nullptr);
     };
     if (commutative && isScalarLike(a) && !isScalarLike(b)) std::swap(a, b);
+    // c - x on float vectors with c a constant or a scalar: madd(x, -1, c), the same rounding (the product
+    // is exact), where sub would need c broadcast into a vector register first.
+    if (op == InsnId::VpuSub && bo.getOpcode() == Op::FSub && isScalarLike(a) && !isScalarLike(b)) {
+      const isa::InsnInfo& madd = isa::insnInfo(InsnId::VpuMadd);
+      MInst mi = make(InsnId::VpuMadd, dt, reg(&bo));
+      mi.src[0] = MOperand::ofReg(regAsVector(b));
+      mi.src[1] = operand(llvm::ConstantFP::get(bo.getType(), -1.0), madd.kinds[2]);
+      mi.src[2] = operand(a, madd.kinds[3]);
+      emit(mi);
+      return;
+    }
     Reg dst = reg(&bo);
     const isa::InsnInfo& info = isa::insnInfo(op);
     MInst mi = make(op, dt, dst);

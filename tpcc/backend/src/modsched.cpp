@@ -355,9 +355,9 @@ int slotBound(const std::vector<MInst>& insts) {
   return std::max(1, *std::max_element(perSlot.begin(), perSlot.end()));
 }
 
-// A coordinate induction variable (R = copy X at the end, X = i_add S, R) read by loads early in an
-// iteration and by stores late in it holds its register from the first load to the last store, and the
-// next iteration's loads wait for its update: a recurrence as long as the iteration. When that comes
+// A coordinate induction variable (R = copy X at the end, X = i_add S, R or i_sub R, S) read by loads
+// early in an iteration and by stores late in it holds its register from the first load to the last
+// store, and the next iteration's loads wait for its update: a recurrence as long as the iteration. When that comes
 // close to the slot bound and the scalar slot has room, the stores get an induction variable of their own
 // (one more index-register add per iteration), which breaks the recurrence in two short ones.
 // Returns how many it split; `extraRoom` lets the scalar slot exceed the slot bound by that much.
@@ -380,7 +380,10 @@ int splitCoordinateIvs(MFunction& mf, int pre, int body, int extraRoom) {
     for (int i = 0; i < n; ++i) {
       const MInst& mi = insts[static_cast<size_t>(i)];
       if (mi.dst == cp.dst) ++writes;
-      if (mi.dst == cp.src[0].reg && mi.op == InsnId::SpuIAdd && mi.src[1].isReg() && mi.src[1].reg == cp.dst && !mi.pred.valid())
+      // X = i_add S, R or X = i_sub R, S (the kernels' row walk subtracts a step it picks each iteration).
+      const int ivOperand = mi.op == InsnId::SpuIAdd ? 1 : mi.op == InsnId::SpuISub ? 0 : -1;
+      if (mi.dst == cp.src[0].reg && ivOperand >= 0 && mi.src[ivOperand].isReg() && mi.src[ivOperand].reg == cp.dst &&
+          !mi.pred.valid())
         add = i;
       if (mi.src[0].isReg() && mi.src[0].reg == cp.dst && memoryKey(mi) >= 0 && memoryKey(mi) != 400) {
         if (writesMemory(mi))
@@ -390,14 +393,10 @@ int splitCoordinateIvs(MFunction& mf, int pre, int body, int extraRoom) {
       }
     }
     if (add < 0 || writes != 1 || lastStore < 0 || firstLoad > lastStore) continue;
-    const MOperand& step = insts[static_cast<size_t>(add)].src[0];
-    bool invariant = step.isImm();
-    if (step.isReg()) {
-      invariant = true;
-      for (const MInst& mi : insts) invariant &= !(mi.dst == step.reg);
-    }
-    // Tight: within a quarter of the slot bound (the scheduler rarely packs that close).
-    if (invariant && 4 * (lastStore - firstLoad + 2) > 3 * bound) ivs.push_back({c, add, lastStore - firstLoad});
+    // The stores' variable takes the same step: its update goes right after X's, so it reads the step
+    // X did, invariant or not. Tight: within a quarter of the slot bound (the scheduler rarely packs that
+    // close).
+    if (4 * (lastStore - firstLoad + 2) > 3 * bound) ivs.push_back({c, add, lastStore - firstLoad});
   }
   std::stable_sort(ivs.begin(), ivs.end(), [](const Iv& a, const Iv& b) { return a.span > b.span; });
   if (static_cast<int>(ivs.size()) > room) ivs.resize(static_cast<size_t>(std::max(0, room)));
@@ -416,7 +415,7 @@ int splitCoordinateIvs(MFunction& mf, int pre, int body, int extraRoom) {
     p.insts.push_back(init);
     MInst add2 = insts[static_cast<size_t>(iv.add)];
     add2.dst = x2;
-    add2.src[1] = MOperand::ofReg(r2);
+    add2.src[add2.op == InsnId::SpuIAdd ? 1 : 0] = MOperand::ofReg(r2);
     add2.variables.clear();
     MInst copy2 = insts[static_cast<size_t>(iv.copy)];
     copy2.dst = r2;

@@ -1,11 +1,13 @@
 #!/usr/bin/env python3
-"""Checks that a vector mac whose accumulator is still needed, or is a scalar, compiles to madd
-(isel_intrinsics.cpp): mac updates its accumulator in place, so the first needs a copy of it and the second
-a broadcast into a vector register, one VPU instruction each, which madd (a * b + c, read, not updated)
-does without. A running sum, whose accumulator dies at the mac, stays a mac (in place, one register; at
--O2, where it lives in a register).
-Counted in the disassembly; the results bit for bit against a host fused multiply-add (one rounding, as
-the core's f32 mac and madd both are), at -O0 and -O2.
+"""Checks the operations that compile to madd (a * b + c, which reads c where mac updates it in place and
+takes a scalar or a constant for c where sub needs a vector first):
+- a vector mac whose accumulator is still needed, or is a scalar (isel_intrinsics.cpp): mac would need a
+  copy of the first and a broadcast of the second, one VPU instruction each. A running sum, whose
+  accumulator dies at the mac, stays a mac (in place, one register; at -O2, where it lives in a register).
+- c - x on float vectors with c a constant or a scalar (isel.cpp): madd(x, -1, c), where sub's first
+  source must be a vector register.
+Counted in the disassembly; the results bit for bit against the host (a fused multiply-add rounded once, as
+the core's f32 mac and madd both are; c - x rounded once), at -O0 and -O2.
 
 usage: check_mac_as_madd.py BUILD/bin
 """
@@ -44,6 +46,17 @@ void main(tensor x, tensor out, int n)
     }
     c[0] = 0;
     v_f32_st_tnsr(c, out, s);
+}
+"""
+
+SUBTRACT = r"""
+void main(tensor x, tensor fromConstant, tensor fromScalar, tensor bf, float s)
+{
+    int5 c = 0;
+    const float64 xv = v_f32_ld_tnsr_b(c, x);
+    v_f32_st_tnsr(c, fromConstant, 1.5f - xv);
+    v_f32_st_tnsr(c, fromScalar, s - xv);
+    v_bf16_st_tnsr(c, bf, (bfloat128)2.0 - v_bf16_ld_tnsr_b(c, bf));
 }
 """
 
@@ -86,6 +99,19 @@ def main():
                 got = read_npy(path)[1]
                 wrong = [i for i in range(64) if got[i] != want[name][i]]
                 k.check(not wrong, "%s: %s bit for bit%s" % (opt, name, "" if not wrong else " (lanes %s wrong)" % wrong[:5]))
+
+            obj, text = k.compile(SUBTRACT, (opt, "-march=gaudi2"))
+            ops = vpu_ops(text)
+            moves = [op for op in ops if re.match(r"mov\.\S+ v\d+", op)]
+            k.check(not moves and sum(op.startswith("madd") for op in ops) == 3 and not any(op.startswith("sub") for op in ops),
+                    "%s: constant and scalar minus a vector as madd, no vector moves (VPU: %s)" % (opt, "; ".join(ops)))
+            outs = [k.path(name + ".npy") for name in ("fromConstant", "fromScalar", "bf")]
+            k.simulate(obj, ["--cores", "1", "--index-space", "1,1,1,1,1", "-t", k.path("x.npy"), "%s=f32[64]" % outs[0],
+                             "%s=f32[64]" % outs[1], "%s=bf16[128]" % outs[2], "-s", repr(BIAS)])
+            for path, want in ((outs[0], [f32(1.5 - x) for x in xs[:64]]), (outs[1], [f32(BIAS - x) for x in xs[:64]])):
+                got = read_npy(path)[1]
+                wrong = [i for i in range(64) if got[i] != want[i]]
+                k.check(not wrong, "%s: %s bit for bit%s" % (opt, os.path.basename(path), "" if not wrong else " (lanes %s wrong)" % wrong[:5]))
 
             obj, text = k.compile(RUNNING, (opt, "-march=gaudi2"))
             ops = vpu_ops(text)
