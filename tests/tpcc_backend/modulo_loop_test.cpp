@@ -76,6 +76,54 @@ TEST(ModuloLoop, KernelCountsFromThePrologueIterationsToTheTripCount) {
     for (const MInst& mi : b.insts) EXPECT_NE(mi.op, InsnId::SpuSub) << "no trip count less the prologue";
 }
 
+// A coordinate walked by subtracting a step the loop picks each iteration (the kernels' row walk), read
+// by a load at the start of a long chain and by the store at its end: the store gets a coordinate of its
+// own, updated by the same step, so that the next iteration's load need not wait for this one's store.
+TEST(ModuloLoop, AStoreFollowsACoordinateSteppedBySubtractionOnItsOwnVariable) {
+  MFunction mf;
+  mf.blocks.resize(3);
+  const Reg zero = mf.newVirtual(RegFile::S), iter = mf.newVirtual(RegFile::S);
+  const Reg c = mf.newVirtual(RegFile::I), next = mf.newVirtual(RegFile::I), step = mf.newVirtual(RegFile::I);
+  const Reg along = mf.newVirtual(RegFile::I);
+  MInst setZero = op(InsnId::SpuMov, zero, MOperand::ofImm(0));
+  setZero.dtype = DType::I32;
+  MBlock& pre = mf.blocks[0];
+  pre.insts = {setZero};
+  pre.loopBody = 1;
+  pre.next = 1;
+  pre.loopCount = Reg{RegFile::S, 2, true};
+  pre.loopZero = zero;
+  pre.loopIter = iter;
+  std::vector<MInst> body;
+  Reg x = mf.newVirtual(RegFile::V);
+  body.push_back(op(InsnId::LdTnsr, x, MOperand::ofReg(c)));
+  for (int k = 0; k < 6; ++k) {  // a chain of 6 dependent adds
+    const Reg y = mf.newVirtual(RegFile::V);
+    body.push_back(op(InsnId::VpuAdd, y, MOperand::ofReg(x), MOperand::ofReg(x)));
+    x = y;
+  }
+  body.push_back(op(InsnId::StTnsr, Reg{}, MOperand::ofReg(c), MOperand::ofReg(x)));
+  MInst pick = op(InsnId::SpuIMov, step, MOperand::ofReg(along));  // the step, written in the loop
+  pick.dtype = DType::I32;
+  MInst advance = op(InsnId::SpuISub, next, MOperand::ofReg(c), MOperand::ofReg(step));
+  advance.dtype = DType::I32;
+  MInst carry = op(InsnId::SpuIMov, c, MOperand::ofReg(next));
+  carry.dtype = DType::I32;
+  carry.copy = true;
+  body.insert(body.end(), {pick, advance, carry});
+  mf.blocks[1].insts = body;
+  mf.blocks[1].bodyIter = iter;
+  mf.blocks[1].next = 2;
+
+  ModuloResult result;
+  ASSERT_EQ(moduloScheduleLoops(mf, ModuloPlan{}, &result), 1);
+  EXPECT_GE(result.splits, 1) << "a second coordinate for the store";
+  int subtractions = 0;
+  for (const MBlock& b : mf.blocks)
+    for (const MInst& mi : b.insts) subtractions += mi.op == InsnId::SpuISub && mi.moduloCycle >= 0;
+  EXPECT_EQ(subtractions, 2) << "the kernel steps both coordinates";
+}
+
 // The retries after allocation runs out of registers (modulo_retries.cpp) blame a loop by its blocks and
 // reschedule it alone: the blocks of its schedule carry its number, and a plan can leave it flat.
 TEST(ModuloLoop, ItsBlocksCarryItsNumberAndAPlanForItAloneApplies) {
