@@ -187,18 +187,89 @@ void main(tensor x, tensor out, int dim, int n, float scale, int layout)
 
 #else  // AXIS_OUTER: the lanes are separate rows, stored as they are.
 
+// COLS columns from c (vectors of dimension 0, LANES elements apart), each reduced along `dim` over its n
+// rows in one loop, and stored: a core's columns of a row of the index space go four at a time, so that
+// the loop's set-up, fill and drain and the chains' combination are paid once per four columns (a loop per
+// column paid them for each: half the cycles at a few columns per core). A row's COLS loads feed COLS x CH
+// chains, CH rows a step, at least four chains in all (the adds' latency); the rows left over from whole
+// steps come after, on chain 0.
+#define REDUCE_COLUMNS(c, COLS, CH)                                                          \
+  {                                                                                          \
+    float64 ch_[COLS][CH][NP];                                                               \
+    _Pragma("unroll") for (int b = 0; b < (COLS); b++)                                       \
+      _Pragma("unroll") for (int j = 0; j < (CH); j++)                                       \
+        _Pragma("unroll") for (int k = 0; k < NP; k++) ch_[b][j][k] = IDENTITY;              \
+    const int steps_ = n / (CH) * (CH);                                                      \
+    int5 row_[CH];                                                                           \
+    _Pragma("unroll") for (int j = 0; j < (CH); j++) row_[j] = c + unit * j;                 \
+    for (int r_ = 0; r_ < steps_; r_ += (CH)) {                                              \
+      _Pragma("unroll") for (int j = 0; j < (CH); j++) {                                     \
+        int5 at_ = row_[j];                                                                  \
+        _Pragma("unroll") for (int b = 0; b < (COLS); b++) {                                 \
+          float64 p_[NP];                                                                    \
+          LD_PIECES(at_, x, p_);                                                             \
+          _Pragma("unroll") for (int k = 0; k < NP; k++) ch_[b][j][k] = COMBINE(ch_[b][j][k], p_[k]); \
+          at_[0] += LANES;                                                                   \
+        }                                                                                    \
+        row_[j] += unit * (CH);                                                              \
+      }                                                                                      \
+    }                                                                                        \
+    int5 left_ = row_[0];                                                                    \
+    for (int r_ = steps_; r_ < n; r_++) {                                                    \
+      int5 at_ = left_;                                                                      \
+      _Pragma("unroll") for (int b = 0; b < (COLS); b++) {                                   \
+        float64 p_[NP];                                                                      \
+        LD_PIECES(at_, x, p_);                                                               \
+        _Pragma("unroll") for (int k = 0; k < NP; k++) ch_[b][0][k] = COMBINE(ch_[b][0][k], p_[k]); \
+        at_[0] += LANES;                                                                     \
+      }                                                                                      \
+      left_ += unit;                                                                         \
+    }                                                                                        \
+    int5 at_ = c;                                                                            \
+    _Pragma("unroll") for (int b = 0; b < (COLS); b++) {                                     \
+      _Pragma("unroll") for (int s_ = 1; s_ < (CH); s_ *= 2)                                 \
+        _Pragma("unroll") for (int j = 0; j + s_ < (CH); j += 2 * s_)                        \
+          _Pragma("unroll") for (int k = 0; k < NP; k++) ch_[b][j][k] = COMBINE(ch_[b][j][k], ch_[b][j + s_][k]); \
+      float64 acc_[NP];                                                                      \
+      _Pragma("unroll") for (int k = 0; k < NP; k++) acc_[k] = SCALED(ch_[b][0][k]);        \
+      ST_PIECES(at_, out, acc_);                                                             \
+      at_[0] += LANES;                                                                       \
+    }                                                                                        \
+  }
+#if defined(OP_MEAN)
+#define SCALED(v) ((v) * scale)
+#else
+#define SCALED(v) (v)
+#endif
+// Chains per column, for columns of COLS vectors: at least four in all (a bf16 vector is two f32 pieces).
+#define CHAINS_FOR(COLS) ((COLS) * NP >= 4 ? 1 : (COLS) * NP >= 2 ? 2 : 4)
+#define CHAINS_3 (NP == 1 ? 2 : 1)
+
 void main(tensor x, tensor out, int dim, int n, float scale, int layout)
 {
   int5 c = 0;
   const int5 unit = UNIT_INT5(dim);
-  FOR_EACH_POINT(c, layout == 2,
-    float64 acc[NP];
-    ACCUMULATE_ROW(c, acc)
-#if defined(OP_MEAN)
-    for (int k = 0; k < NP; k++) acc[k] = acc[k] * scale;
-#endif
-    ST_PIECES(c, out, acc);
-  )
+  ROW_NOT_EMPTY(n);
+  // c[dim] is 0: the index space has one point along `dim`.
+  FOR_EACH_ROW(c, layout == 2,
+    int d0_ = d0Start;
+    for (; d0_ + 3 * LANES < d0End; d0_ += 4 * LANES) {
+      c[0] = d0_;
+      REDUCE_COLUMNS(c, 4, CHAINS_FOR(4))
+    }
+    c[0] = d0_;
+    const int left = (d0End - d0_) / LANES;
+    if (NP == 1 && left == 3) {
+      REDUCE_COLUMNS(c, 3, CHAINS_3)
+    } else if (left >= 2) {
+      REDUCE_COLUMNS(c, 2, CHAINS_FOR(2))
+      if (left == 3) {  /* bf16: the third column alone (a triple's set-up cost more than its loop saves) */
+        c[0] += 2 * LANES;
+        REDUCE_COLUMNS(c, 1, CHAINS_FOR(1))
+      }
+    } else if (left == 1) {
+      REDUCE_COLUMNS(c, 1, CHAINS_FOR(1))
+    })
 }
 
 #endif

@@ -11,13 +11,14 @@ namespace {
 std::string typeSuffix(DType t) { return t == DType::F32 ? "f32" : "bf16"; }
 
 void checkReduction(const std::string& op, DType t, const std::vector<int64_t>& shape, int dim,
-                    const std::vector<double>& values) {
+                    const std::vector<double>& values, int cores = 0) {
   const std::string guid = op + "_fwd_" + typeSuffix(t);
-  SCOPED_TRACE(guid + " " + shapeName(shape) + " dim " + std::to_string(dim));
+  SCOPED_TRACE(guid + " " + shapeName(shape) + " dim " + std::to_string(dim) +
+               (cores ? " on " + std::to_string(cores) + " cores" : ""));
   const bool argmax = op == "argmax";
   HostTensor x = tensorOf(t, shape, values);
   const auto out = runKernel(guid, {x}, {{argmax ? DType::I32 : t, reducedShapeOf(shape, dim)}},
-                             paramsOf(tpc_kernels_reduce_params{dim}));
+                             paramsOf(tpc_kernels_reduce_params{dim}), cores);
   if (out.empty()) return;
   const auto xs = valuesOf(x);
   const auto got = bitsOfTensor(out[0]);
@@ -70,6 +71,22 @@ TEST(Reduce, EveryOperationTypeShapeAndDimension) {
             for (double& e : v) e = std::round(e * 2) / 2;
           checkReduction(op, t, shape, dim, v);
         }
+}
+
+// Along an outer dimension a core reduces its columns (vectors of dimension 0) four at a time in one loop,
+// then the three, two or one left: every count of columns from 1 to 9 on one core, and split over 3.
+TEST(Reduce, OuterDimensionsEveryCountOfColumnsPerCore) {
+  for (const char* op : {"reduce_sum", "reduce_mean", "reduce_max", "reduce_min"})
+    for (DType t : {DType::F32, DType::BF16})
+      for (int64_t vectors = 1; vectors <= 9; ++vectors) {
+        const int64_t width = vectors * (t == DType::F32 ? 64 : 128) - 7;
+        for (const auto& [shape, dim] : {std::pair<std::vector<int64_t>, int>{{6, width}, 1},
+                                         std::pair<std::vector<int64_t>, int>{{2, 5, width}, 2}})
+          for (int cores : {1, 3}) {
+            std::vector<double> v = randomValues(count(shape), -4, 4, static_cast<uint32_t>(vectors * 10 + dim));
+            checkReduction(op, t, shape, dim, v, cores);
+          }
+      }
 }
 
 TEST(Reduce, NaNAndInfinities) {
