@@ -140,18 +140,27 @@ void main(tensor x, tensor out, int dim, int n, float scale, int layout)
       for (int k = 0; k < NP; k++) (acc)[r][k] = COMBINE_CHAINS(COMBINE, chains[r], k); \
   }
 
-// R rows of the batch from b on: their OP in batch_acc[b..b + R - 1].
-#define BATCH_ROWS(c, R)                                                         \
+// R rows of the batch from row r0 on: their OP in batch_acc[b..b + R - 1], b = r0 - row0.
+#define BATCH_ROWS(c, R, r0)                                                     \
   {                                                                              \
-    c[1] = row0 + b;                                                             \
+    c[1] = r0;                                                                   \
+    const int b = (r0) - row0;                                                   \
     float64 acc[R][NP];                                                          \
     ACCUMULATE_ROWS(c, R, acc)                                                   \
     for (int r = 0; r < (R); r++) {                                              \
       float64 v = acc[r][0];                                                     \
       for (int k = 1; k < NP; k++) v = COMBINE(v, acc[r][k]);                    \
-      batch_acc[b + r] = v;                                                      \
+      batch_acc[b + r] = LANE_SCALED(v);                                         \
     }                                                                            \
   }
+
+// A mean's lane partials are scaled before the lanes are summed: the multiply is then off the path from
+// the batch's last row to its stores (one more rounding per lane, well inside the sum's error bound).
+#if defined(OP_MEAN)
+#define LANE_SCALED(v) ((v) * scale)
+#else
+#define LANE_SCALED(v) (v)
+#endif
 
 // Rows in batches (rows.h, FOR_EACH_BATCH): each row's loop leaves its lane accumulator in local memory,
 // and the batch's lane trees run side by side, instead of every row waiting for its own.
@@ -163,17 +172,15 @@ void main(tensor x, tensor out, int dim, int n, float scale, int layout)
   FOR_EACH_BATCH(c, row0, rows, layout == 2,
     // Two rows per loop while two are left, then the last one alone. (A whole batch of 4 in one loop,
     // with 2 chains per row, measured 10% faster at 32 rows per core but 20% slower at 3.)
-    int b = 0;
-    _Pragma("unroll 1") for (; b + 1 < rows; b += 2) BATCH_ROWS(c, 2)
-    if (b < rows) BATCH_ROWS(c, 1)
+    // The loop runs over the rows themselves, so that the first row's coordinate is row0 as it is, not
+    // row0 plus a batch index of 0 (an add that the loads wait for).
+    const int rowEnd = row0 + rows;
+    int r0 = row0;
+    _Pragma("unroll 1") for (; r0 + 1 < rowEnd; r0 += 2) BATCH_ROWS(c, 2, r0)
+    if (r0 < rowEnd) BATCH_ROWS(c, 1, r0)
     // The trees of the whole batch (those past `rows` combine stale values and are not stored).
     float64 total[ROW_BATCH];
-    _Pragma("unroll") for (int b = 0; b < ROW_BATCH; b++) {
-      total[b] = FINISH(batch_acc[b]);
-#if defined(OP_MEAN)
-      total[b] = total[b] * scale;
-#endif
-    }
+    _Pragma("unroll") for (int b = 0; b < ROW_BATCH; b++) total[b] = FINISH(batch_acc[b]);
     // Predicated stores, not branches: the trees stay in one block.
     c[0] = 0;
     _Pragma("unroll") for (int b = 0; b < ROW_BATCH; b++) {
