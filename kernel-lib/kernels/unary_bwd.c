@@ -30,10 +30,10 @@ static inline float64 grad(float64 dy, float64 y) { return dy * ((1.0f - y) * (1
 #endif
 
 // The short gradients (all but gelu): the core's whole part in one loop of FLAT_U vectors per iteration
-// (common.h, FOR_EACH_POINT_FLAT), 8 or 16, whichever measured faster (bench/kernel_lib.py); gelu's long
-// one a loop per row, whose set-up is small next to it.
-#if (defined(OP_LEAKY_RELU) && defined(DT_F32)) || (defined(OP_SIGMOID) && defined(DT_BF16)) || \
-    (defined(OP_TANH) && defined(DT_F32))
+// (common.h, FOR_EACH_POINT_FLAT); gelu's long one a loop per row, whose set-up is small next to it. Of
+// 4, 8 and 16 (bench/kernel_lib.py, 2026-11-28): 16 for every f32 gradient, 8 for every bf16 one (twice
+// the instructions a vector, through f32); 4 was slower for all.
+#if defined(DT_F32)
 #define FLAT_U 16
 #else
 #define FLAT_U 8
