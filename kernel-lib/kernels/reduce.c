@@ -180,7 +180,10 @@ void main(tensor x, tensor out, int dim, int n, float scale, int layout)
     if (r0 < rowEnd) BATCH_ROWS(c, 1, r0)
     // The trees of the whole batch (those past `rows` combine stale values and are not stored).
     float64 total[ROW_BATCH];
-    _Pragma("unroll") for (int b = 0; b < ROW_BATCH; b++) total[b] = FINISH(batch_acc[b]);
+    // Every row's value loaded before any tree runs (as rows.h's BATCH_LANE_SUMS).
+    float64 in[ROW_BATCH];
+    _Pragma("unroll") for (int b = 0; b < ROW_BATCH; b++) in[b] = batch_acc[b];
+    _Pragma("unroll") for (int b = 0; b < ROW_BATCH; b++) total[b] = FINISH(in[b]);
     // Predicated stores, not branches: the trees stay in one block.
     c[0] = 0;
     _Pragma("unroll") for (int b = 0; b < ROW_BATCH; b++) {

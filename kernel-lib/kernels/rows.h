@@ -136,6 +136,16 @@ static inline int64 piece_element(int k) {
       } while (row0 < end_[1]);)                                                               \
   }
 
+// t[b] = ROW_SUM(from[b]) for the whole batch, every row's value loaded before any tree runs: in program
+// order after a tree, a load takes a register that tree freed, and the scheduler (after allocation) must
+// keep it after the tree.
+#define BATCH_LANE_SUMS(t, from)                                                               \
+  {                                                                                            \
+    float64 in_[ROW_BATCH];                                                                    \
+    _Pragma("unroll") for (int b_ = 0; b_ < ROW_BATCH; b_++) in_[b_] = (from)[b_];             \
+    _Pragma("unroll") for (int b_ = 0; b_ < ROW_BATCH; b_++) (t)[b_] = ROW_SUM(in_[b_]);       \
+  }
+
 // Row b's statistic (in every lane of v[b]) in lanes 16b to 16b + 15 of one vector, so that a square root
 // or a division runs once for the whole batch; unpack_batch(packed, b) is row b's value again in every lane.
 static inline float64 pack_batch(const float64 v[ROW_BATCH]) {

@@ -58,7 +58,7 @@ void main(tensor x, tensor out, int dim, int n, int layout)
       batch_b[b] = NP == 1 ? s[0] : s[0] + s[NP - 1];
     }
     float64 t[ROW_BATCH];
-    _Pragma("unroll") for (int b = 0; b < ROW_BATCH; b++) t[b] = ROW_SUM(batch_b[b]);
+    BATCH_LANE_SUMS(t, batch_b);
 #if defined(OP_SOFTMAX)
     const float64 f = v_reciprocal_f32(pack_batch(t));
 #else
@@ -120,7 +120,11 @@ void main(tensor dy, tensor y, tensor dx, int dim, int n, int layout)
     _Pragma("unroll 1") for (; b + 1 < rows; b += 2) BWD_SUMS(c, 2)
     if (b < rows) BWD_SUMS(c, 1)
     // Past `rows` the values are stale and unused.
-    _Pragma("unroll") for (int k = 0; k < ROW_BATCH; k++) batch_a[k] = ROW_SUM(batch_a[k]);
+    {
+      float64 t[ROW_BATCH];
+      BATCH_LANE_SUMS(t, batch_a);
+      _Pragma("unroll") for (int k = 0; k < ROW_BATCH; k++) batch_a[k] = t[k];
+    }
     b = 0;
     _Pragma("unroll 1") for (; b + 1 < rows; b += 2) BWD_WRITE(c, 2)
     if (b < rows) BWD_WRITE(c, 1)
