@@ -692,6 +692,7 @@ void optimizeModule(llvm::Module& module, const KernelSignature& signature, int 
     hoist.run(*entry, fam);
     fam.clear();
     removeSingleValuePhis(*entry);
+    viewInt5sAfterPhis(*entry);
     if (coordinateIvs) reduceCoordinates(*entry);
     chainCoordinateOffsets(*entry);
     formHardwareLoops(*entry);

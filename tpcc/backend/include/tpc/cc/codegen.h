@@ -29,6 +29,10 @@ void reduceCoordinates(llvm::Function& f, size_t maxIvs = 20);
 // apart, become a chain of adds of that step, which shares one constant (coordinate_chains.cpp).
 void chainCoordinateOffsets(llvm::Function& f);
 
+// PHIs of narrow-integer views of int5s (<20 x i8>, <10 x i16>: LLVM's form of `(uint8_t)c[k]`) become
+// PHIs of the int5s, viewed after them (int5_views.cpp).
+void viewInt5sAfterPhis(llvm::Function& f);
+
 // int5 PHIs of loop nests whose read lanes never change from their start value are that value
 // (coordinate_ivs.cpp).
 void forwardInvariantLanes(llvm::Function& f);
