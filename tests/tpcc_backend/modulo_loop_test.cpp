@@ -18,25 +18,33 @@ struct StreamingLoop {
   Reg tripCount;
 };
 
-// Block 0: the preheader (`loop` over block 1, trip count from a parameter); block 1: x = load(c);
-// store(c, x + x); c += step; block 2: the end.
-StreamingLoop streamingLoop() {
-  StreamingLoop s;
-  MFunction& mf = s.mf;
+// Three blocks: block 0 the preheader (`loop` over block 1, its trip count a kernel parameter), block 1
+// the body (to fill in; its iterator returned), block 2 the end.
+Reg loopOverBlock1(MFunction& mf, Reg tripCount) {
   mf.blocks.resize(3);
   const Reg zero = mf.newVirtual(RegFile::S), iter = mf.newVirtual(RegFile::S);
-  const Reg c = mf.newVirtual(RegFile::I), next = mf.newVirtual(RegFile::I), step = mf.newVirtual(RegFile::I);
-  const Reg x = mf.newVirtual(RegFile::V), y = mf.newVirtual(RegFile::V);
-  s.tripCount = Reg{RegFile::S, 2, true};  // a kernel parameter
   MInst setZero = op(InsnId::SpuMov, zero, MOperand::ofImm(0));
   setZero.dtype = DType::I32;
   MBlock& pre = mf.blocks[0];
   pre.insts = {setZero};
   pre.loopBody = 1;
   pre.next = 1;
-  pre.loopCount = s.tripCount;
+  pre.loopCount = tripCount;
   pre.loopZero = zero;
   pre.loopIter = iter;
+  mf.blocks[1].bodyIter = iter;
+  mf.blocks[1].next = 2;
+  return iter;
+}
+
+// The body: x = load(c); store(c, x + x); c += step.
+StreamingLoop streamingLoop() {
+  StreamingLoop s;
+  MFunction& mf = s.mf;
+  s.tripCount = Reg{RegFile::S, 2, true};  // a kernel parameter
+  loopOverBlock1(mf, s.tripCount);
+  const Reg c = mf.newVirtual(RegFile::I), next = mf.newVirtual(RegFile::I), step = mf.newVirtual(RegFile::I);
+  const Reg x = mf.newVirtual(RegFile::V), y = mf.newVirtual(RegFile::V);
   MBlock& body = mf.blocks[1];
   MInst store = op(InsnId::StTnsr, Reg{}, MOperand::ofReg(c), MOperand::ofReg(y));
   MInst advance = op(InsnId::SpuIAdd, next, MOperand::ofReg(step), MOperand::ofReg(c));
@@ -47,8 +55,6 @@ StreamingLoop streamingLoop() {
   carry.copy = true;
   body.insts = {op(InsnId::LdTnsr, x, MOperand::ofReg(c)),
                 op(InsnId::VpuAdd, y, MOperand::ofReg(x), MOperand::ofReg(x)), store, advance, carry};
-  body.bodyIter = iter;
-  body.next = 2;
   return s;
 }
 
@@ -81,19 +87,9 @@ TEST(ModuloLoop, KernelCountsFromThePrologueIterationsToTheTripCount) {
 // own, updated by the same step, so that the next iteration's load need not wait for this one's store.
 TEST(ModuloLoop, AStoreFollowsACoordinateSteppedBySubtractionOnItsOwnVariable) {
   MFunction mf;
-  mf.blocks.resize(3);
-  const Reg zero = mf.newVirtual(RegFile::S), iter = mf.newVirtual(RegFile::S);
+  loopOverBlock1(mf, Reg{RegFile::S, 2, true});
   const Reg c = mf.newVirtual(RegFile::I), next = mf.newVirtual(RegFile::I), step = mf.newVirtual(RegFile::I);
   const Reg along = mf.newVirtual(RegFile::I);
-  MInst setZero = op(InsnId::SpuMov, zero, MOperand::ofImm(0));
-  setZero.dtype = DType::I32;
-  MBlock& pre = mf.blocks[0];
-  pre.insts = {setZero};
-  pre.loopBody = 1;
-  pre.next = 1;
-  pre.loopCount = Reg{RegFile::S, 2, true};
-  pre.loopZero = zero;
-  pre.loopIter = iter;
   std::vector<MInst> body;
   Reg x = mf.newVirtual(RegFile::V);
   body.push_back(op(InsnId::LdTnsr, x, MOperand::ofReg(c)));
@@ -112,8 +108,6 @@ TEST(ModuloLoop, AStoreFollowsACoordinateSteppedBySubtractionOnItsOwnVariable) {
   carry.copy = true;
   body.insert(body.end(), {pick, advance, carry});
   mf.blocks[1].insts = body;
-  mf.blocks[1].bodyIter = iter;
-  mf.blocks[1].next = 2;
 
   ModuloResult result;
   ASSERT_EQ(moduloScheduleLoops(mf, ModuloPlan{}, &result), 1);
@@ -135,7 +129,9 @@ TEST(ModuloLoop, ItsBlocksCarryItsNumberAndAPlanForItAloneApplies) {
   for (const MBlock& b : s.mf.blocks) {
     tagged += b.moduloLoop == 0;
     EXPECT_TRUE(b.moduloLoop == 0 || b.moduloLoop == -1);
-    if (!b.insts.empty() && b.insts.front().moduloCycle >= 0) EXPECT_EQ(b.moduloLoop, 0) << "the kernel's block";
+    if (!b.insts.empty() && b.insts.front().moduloCycle >= 0) {
+      EXPECT_EQ(b.moduloLoop, 0) << "the kernel's block";
+    }
   }
   EXPECT_GE(tagged, 3) << "prologue, kernel and epilogue";
 
