@@ -125,15 +125,20 @@ static inline int64 piece_element(int k) {
 #define FOR_EACH_BATCH(c, row0, rows, space2d, ...)                                            \
   {                                                                                            \
     const int5 start_ = get_index_space_offset();                                              \
-    const int5 end_ = start_ + get_index_space_size();                                         \
+    const int5 size_ = get_index_space_size();                                                 \
+    const int5 end_ = start_ + size_;                                                          \
     c = 0;                                                                                     \
     FOR_DIMS_2_TO_4(c, start_, end_, space2d,                                                  \
       int row0 = start_[1];                                                                    \
+      /* The rows left counted down from the core's size: the first batch's count does not wait \
+         for the part's end (its start plus its size). */                                      \
+      int left_ = size_[1];                                                                    \
       do {                                                                                     \
-        const int rows = end_[1] - row0 < ROW_BATCH ? end_[1] - row0 : ROW_BATCH;               \
+        const int rows = left_ < ROW_BATCH ? left_ : ROW_BATCH;                                \
         __VA_ARGS__                                                                            \
         row0 += ROW_BATCH;                                                                     \
-      } while (row0 < end_[1]);)                                                               \
+        left_ -= ROW_BATCH;                                                                    \
+      } while (left_ > 0);)                                                                    \
   }
 
 // t[b] = ROW_SUM(from[b]) for the whole batch, every row's value loaded before any tree runs: in program
