@@ -721,6 +721,40 @@ class Selector : public SelectionContext {
     emit(mi);
   }
 
+  // copysign(a, b) (LLVM makes `x * 0.0f` of a finite x into copysign(0.0, x)): a's magnitude with b's sign
+  // bit, NaNs and zeros included, as integer operations: (a & ~sign) | (b & sign), a's part folded when a is
+  // a constant.
+  void copySign(llvm::IntrinsicInst& ii) {
+    TypeClass tc = classOf(ii);
+    if (tc.file != RegFile::S && tc.file != RegFile::V) unsupported(ii, "copysign of this type");
+    const bool vector = tc.file == RegFile::V;
+    const bool wide = tc.dtype == DType::F32;
+    const DType it = wide ? DType::I32 : DType::I16;
+    const uint32_t sign = wide ? 0x80000000u : 0x8000u, magnitude = wide ? 0x7fffffffu : 0x7fffu;
+    const InsnId andOp = vector ? InsnId::VpuAnd : InsnId::SpuAnd, orOp = vector ? InsnId::VpuOr : InsnId::SpuOr;
+    const auto value = [&](llvm::Value* v) { return MOperand::ofReg(vector ? regAsVector(v) : reg(v)); };
+    Reg signOfB = newReg(tc.file);
+    MInst s = make(andOp, it, signOfB);
+    s.src[0] = value(ii.getArgOperand(1));
+    s.src[1] = MOperand::ofImm(sign);
+    emit(s);
+    llvm::Value* a = ii.getArgOperand(0);
+    if (vector && llvm::getSplatValue(a)) a = llvm::getSplatValue(a);
+    MInst r = make(orOp, it, reg(&ii));
+    r.src[0] = MOperand::ofReg(signOfB);
+    if (auto* c = dyn_cast<llvm::ConstantFP>(a)) {
+      r.src[1] = MOperand::ofImm(static_cast<uint32_t>(c->getValueAPF().bitcastToAPInt().getZExtValue()) & magnitude);
+    } else {
+      Reg magnitudeOfA = newReg(tc.file);
+      MInst m = make(andOp, it, magnitudeOfA);
+      m.src[0] = value(ii.getArgOperand(0));
+      m.src[1] = MOperand::ofImm(magnitude);
+      emit(m);
+      r.src[1] = MOperand::ofReg(magnitudeOfA);
+    }
+    emit(r);
+  }
+
   // -x on floats flips the sign bit, NaNs and zeros included (IEEE negate), as an integer xor.
   void negateFloat(llvm::UnaryOperator& un) {
     TypeClass tc = classOf(un);
@@ -1825,6 +1859,7 @@ class Selector : public SelectionContext {
         emit(m);
         return;
       }
+      case ID::copysign: return copySign(ii);
       default: unsupported(ii, fmt::format("the LLVM intrinsic '{}'", ii.getCalledFunction()->getName().str()));
     }
   }
