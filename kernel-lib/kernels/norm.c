@@ -62,13 +62,10 @@ void main(tensor x, tensor gamma, tensor beta, tensor y, tensor mean, tensor rst
   FOR_EACH_BATCH(c, row0, rows, layout == 2,
     BATCH_ROW_SUMS(c, x, n, row0, rows, batch_sum, SUM_STEP)
     // Past `rows` the values are stale and unused.
-    float64 t[ROW_BATCH];
-    BATCH_LANE_SUMS(t, batch_sum);
-    const float64 m = pack_batch(t) * invN;
+    const float64 m = BATCH_SUM(batch_sum) * invN;
     _Pragma("unroll") for (int b = 0; b < ROW_BATCH; b++) batch_mean[b] = unpack_batch(m, b);
     BATCH_ROW_SUMS(c, x, n, row0, rows, batch_sum, DEVIATION_STEP)
-    BATCH_LANE_SUMS(t, batch_sum);
-    const float64 r = v_rsqrt_f32(v_f32_mac_b(pack_batch(t), invN, eps));
+    const float64 r = v_rsqrt_f32(v_f32_mac_b(BATCH_SUM(batch_sum), invN, eps));
     _Pragma("unroll") for (int b = 0; b < ROW_BATCH; b++) batch_rstd[b] = unpack_batch(r, b);
     // Two rows per loop while two are left (gamma and beta loaded once for both), then one alone.
     int b = 0;
@@ -166,9 +163,7 @@ void main(tensor x, tensor gamma, tensor y, tensor rstd, int n, float eps, float
   FOR_EACH_BATCH(c, row0, rows, layout == 2,
     BATCH_ROW_SUMS(c, x, n, row0, rows, batch_sum, SQUARE_STEP)
     // Past `rows` the values are stale and unused.
-    float64 t[ROW_BATCH];
-    BATCH_LANE_SUMS(t, batch_sum);
-    const float64 r = v_rsqrt_f32(v_f32_mac_b(pack_batch(t), invN, eps));
+    const float64 r = v_rsqrt_f32(v_f32_mac_b(BATCH_SUM(batch_sum), invN, eps));
     _Pragma("unroll") for (int b = 0; b < ROW_BATCH; b++) batch_rstd[b] = unpack_batch(r, b);
     // Two rows per loop while two are left (gamma loaded once for both), then one alone.
     int b = 0;

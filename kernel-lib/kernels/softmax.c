@@ -45,7 +45,10 @@ void main(tensor x, tensor out, int dim, int n, int layout)
       batch_a[b] = NP == 1 ? m[0] : v_f32_max_b(m[0], m[NP - 1]);
     }
     // Past `rows` the values are stale and unused.
-    _Pragma("unroll") for (int b = 0; b < ROW_BATCH; b++) batch_a[b] = ROW_MAX(batch_a[b]);
+    {
+      const float64 m = BATCH_MAX(batch_a);
+      _Pragma("unroll") for (int b = 0; b < ROW_BATCH; b++) batch_a[b] = unpack_batch(m, b);
+    }
     _Pragma("unroll 1") for (int b = 0; b < rows; b++) {
       c[1] = row0 + b;
       const float64 m = batch_a[b];
@@ -57,12 +60,10 @@ void main(tensor x, tensor out, int dim, int n, int layout)
       for (int k = 0; k < NP; k++) s[k] = COMBINE_CHAINS(ADD_F32, sc, k);
       batch_b[b] = NP == 1 ? s[0] : s[0] + s[NP - 1];
     }
-    float64 t[ROW_BATCH];
-    BATCH_LANE_SUMS(t, batch_b);
 #if defined(OP_SOFTMAX)
-    const float64 f = v_reciprocal_f32(pack_batch(t));
+    const float64 f = v_reciprocal_f32(BATCH_SUM(batch_b));
 #else
-    const float64 f = v_log_f32(pack_batch(t));
+    const float64 f = v_log_f32(BATCH_SUM(batch_b));
 #endif
     _Pragma("unroll") for (int b = 0; b < ROW_BATCH; b++) batch_b[b] = unpack_batch(f, b);
     _Pragma("unroll 1") for (int b = 0; b < rows; b++) {
@@ -121,9 +122,8 @@ void main(tensor dy, tensor y, tensor dx, int dim, int n, int layout)
     if (b < rows) BWD_SUMS(c, 1)
     // Past `rows` the values are stale and unused.
     {
-      float64 t[ROW_BATCH];
-      BATCH_LANE_SUMS(t, batch_a);
-      _Pragma("unroll") for (int k = 0; k < ROW_BATCH; k++) batch_a[k] = t[k];
+      const float64 s = BATCH_SUM(batch_a);
+      _Pragma("unroll") for (int k = 0; k < ROW_BATCH; k++) batch_a[k] = unpack_batch(s, k);
     }
     b = 0;
     _Pragma("unroll 1") for (; b + 1 < rows; b += 2) BWD_WRITE(c, 2)
