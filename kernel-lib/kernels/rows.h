@@ -108,6 +108,11 @@ static inline int64 piece_element(int k) {
 #else
 #define ROW_WRITE_PAIR_UNROLL_
 #endif
+#if defined(ROW_WRITE_ROWS_UNROLL)
+#define ROW_WRITE_ROWS_UNROLL_ UNROLL_PRAGMA(ROW_WRITE_ROWS_UNROLL)
+#else
+#define ROW_WRITE_ROWS_UNROLL_
+#endif
 
 // A row has at least one element where a kernel runs (the glue rejects or launches no core for an empty
 // tensor): said to LLVM, whose loops over a row then need no test before their first iteration.
@@ -251,11 +256,18 @@ static inline float64 unpack_batch(float64 packed, int b) {
 
 // out[b] for each row b of a batch (FOR_EACH_BATCH's row0 and rows): the sum over the row's elements x
 // (pieces, k the piece) of STEP(acc, x, k, b), a chain's next value, e.g. v_f32_mac_b(x, x, acc); the
-// tail's lanes are 0 before STEP. Two rows per loop (FOR_ROWS) while two are left, then one alone.
+// tail's lanes are 0 before STEP. Four rows per loop (FOR_ROWS) while four are left where the kernel sets
+// ROW_SUMS_FOUR to 1 (its chains and pieces fit the registers four rows at once), then two, then one.
 // c[1] is changed.
+#if !defined(ROW_SUMS_FOUR)
+#define ROW_SUMS_FOUR 0
+#endif
 #define BATCH_ROW_SUMS(c, t, n, row0, rows, out, STEP)                                          \
   {                                                                                            \
     int b_ = 0;                                                                                \
+    if (ROW_SUMS_FOUR) {                                                                       \
+      _Pragma("unroll 1") for (; b_ + 3 < (rows); b_ += 4) ROW_SUMS_(c, t, n, row0, b_, 4, out, STEP) \
+    }                                                                                          \
     _Pragma("unroll 1") for (; b_ + 1 < (rows); b_ += 2) ROW_SUMS_(c, t, n, row0, b_, 2, out, STEP) \
     if (b_ < (rows)) ROW_SUMS_(c, t, n, row0, b_, 1, out, STEP)                                \
   }
@@ -339,6 +351,21 @@ static inline float64 unpack_batch(float64 packed, int b) {
       const int5 c2 = c + UNIT_INT5(1);                                         \
       LD_PIECES(c, t, p);                                                       \
       LD_PIECES(c2, t, q);                                                      \
+      __VA_ARGS__                                                               \
+    }                                                                           \
+  }
+
+// FOR_ROW_WRITE over R rows at once: P[r] the pieces of row c[1] + r (at c + (0, r, 0, 0, 0)), so that what
+// the rows read from a one-dimensional tensor is loaded once and the loop's set-up, fill and drain are paid
+// once for the R rows.
+#define FOR_ROWS_WRITE(c, t, n, R, P, ...)                                      \
+  {                                                                             \
+    float64 P[R][NP];                                                           \
+    ROW_NOT_EMPTY(n);                                                           \
+    ROW_WRITE_ROWS_UNROLL_                                                      \
+    for (int at = 0; at < (n); at += LANES) {                                   \
+      c[0] = at;                                                                \
+      for (int r_ = 0; r_ < (R); r_++) LD_PIECES(c + UNIT_INT5(1) * r_, t, P[r_]); \
       __VA_ARGS__                                                               \
     }                                                                           \
   }
