@@ -176,6 +176,11 @@ void main(tensor x, tensor out, int dim, int n, float scale, int layout)
     // row0 plus a batch index of 0 (an add that the loads wait for).
     const int rowEnd = row0 + rows;
     int r0 = row0;
+#if defined(DT_F32)
+    // f32 first four rows per loop while four are left: at 32 rows per core 3,379 to 3,139 cycles (bf16's
+    // two pieces per vector, four rows at once: 5,432 to 5,963).
+    _Pragma("unroll 1") for (; r0 + 3 < rowEnd; r0 += 4) BATCH_ROWS(c, 4, r0)
+#endif
     _Pragma("unroll 1") for (; r0 + 1 < rowEnd; r0 += 2) BATCH_ROWS(c, 2, r0)
     if (r0 < rowEnd) BATCH_ROWS(c, 1, r0)
     // The trees of the whole batch (those past `rows` combine stale values and are not stored).
