@@ -194,11 +194,46 @@ std::vector<Edge> dependences(const std::vector<MInst>& body,
   return edges;
 }
 
+// The vector chains of a body: instructions joined by vector values passed within an iteration (the
+// unrolled copies of an elementwise computation are separate chains; the coordinates they share are not
+// vector values). Returns each instruction's chain rank: 0 for instructions in no chain of at least
+// `minSize`, then 1, 2, ... by the chains' first instruction.
+std::vector<int> vectorChainRanks(const std::vector<MInst>& body, const std::vector<Edge>& edges, int minSize) {
+  const int n = static_cast<int>(body.size());
+  std::vector<int> parent(static_cast<size_t>(n));
+  std::iota(parent.begin(), parent.end(), 0);
+  const auto find = [&](int x) {
+    while (parent[static_cast<size_t>(x)] != x) x = parent[static_cast<size_t>(x)] = parent[static_cast<size_t>(parent[static_cast<size_t>(x)])];
+    return x;
+  };
+  for (const Edge& e : edges) {
+    const Reg& d = body[static_cast<size_t>(e.from)].dst;
+    if (e.distance == 0 && e.from != e.to && d.valid() && (d.file == RegFile::V || d.file == RegFile::VP))
+      parent[static_cast<size_t>(find(e.from))] = find(e.to);
+  }
+  std::map<int, int> size, rank;
+  for (int i = 0; i < n; ++i) ++size[find(i)];
+  std::vector<int> ranks(static_cast<size_t>(n), 0);
+  for (int i = 0; i < n; ++i) {
+    const int root = find(i);
+    if (size[root] < minSize) continue;
+    auto it = rank.find(root);
+    if (it == rank.end()) it = rank.emplace(root, static_cast<int>(rank.size()) + 1).first;
+    ranks[static_cast<size_t>(i)] = it->second;
+  }
+  return ranks;
+}
+
 // One attempt at II (Rau's iterative modulo scheduling): instructions by height, each at the first
 // cycle from its earliest start whose slot is free in the reservation table, else forced in, evicting
 // what it conflicts with (the slot's holder, successors it now comes too late for); a budget of steps.
-// Returns times per instruction, or empty.
-std::vector<int> scheduleAt(const std::vector<MInst>& body, const std::vector<Edge>& edges, int ii) {
+// With `chains` (vectorChainRanks), a chain's instructions all come before the next chain's: by height
+// alone the copies of a long computation advance side by side, each at the same point of its chain at
+// the same cycle, so that the registers they hold peak together; one chain after another, each takes
+// the free slots after the previous one's and the peaks are spread over II. Returns times per
+// instruction, or empty.
+std::vector<int> scheduleAt(const std::vector<MInst>& body, const std::vector<Edge>& edges, int ii,
+                            const std::vector<int>* chains = nullptr) {
   const int n = static_cast<int>(body.size());
   const auto at = [](auto& v, int i) -> auto& { return v[static_cast<size_t>(i)]; };
   std::vector<int> asap = earliestTimes(n, edges, ii);
@@ -224,8 +259,8 @@ std::vector<int> scheduleAt(const std::vector<MInst>& body, const std::vector<Ed
   for (auto& row : table) row.fill(-1);
   std::vector<int> t(static_cast<size_t>(n), -1), last(static_cast<size_t>(n), -1);
   // Unscheduled instructions by priority: the highest first, then the earliest, then program order.
-  std::set<std::tuple<int, int, int>> waiting;
-  const auto priority = [&](int i) { return std::make_tuple(-at(height, i), at(asap, i), i); };
+  std::set<std::tuple<int, int, int, int>> waiting;
+  const auto priority = [&](int i) { return std::make_tuple(chains ? at(*chains, i) : 0, -at(height, i), at(asap, i), i); };
   for (int i = 0; i < n; ++i) waiting.insert(priority(i));
   auto unschedule = [&](int i) {
     const int slot = static_cast<int>(isa::insnInfo(at(body, i).op).slot);
@@ -236,7 +271,7 @@ std::vector<int> scheduleAt(const std::vector<MInst>& body, const std::vector<Ed
   for (int budget = 8 * n;; --budget) {
     if (waiting.empty()) break;
     if (budget == 0) return {};
-    const int i = std::get<2>(*waiting.begin());
+    const int i = std::get<3>(*waiting.begin());
     waiting.erase(waiting.begin());
     const MInst& mi = at(body, i);
     int lo = 0;
@@ -603,7 +638,11 @@ int moduloScheduleLoops(MFunction& mf, const ModuloPlan& plan, ModuloResult* res
         std::vector<MInst> expanded;
         int ii = 0, copies = 0;
       };
-      const auto attempt = [&](int at, Candidate* c) {
+      // Chains of at least 8 instructions, and at least two of them, for the staggered fallback.
+      const std::vector<int> chainRanks = vectorChainRanks(insts, edges, 8);
+      const bool severalChains = *std::max_element(chainRanks.begin(), chainRanks.end()) >= 2;
+      bool staggered = false;
+      const auto attemptOnce = [&](int at, Candidate* c) {
         // The iterative scheduler first: its schedules have the better record with the register allocator
         // (the swing scheduler's can keep more vectors alive). A swing schedule is taken only when it gains
         // more than a sixteenth of II. It is tried near the slot bound or the recurrences' bound, where the
@@ -624,6 +663,13 @@ int moduloScheduleLoops(MFunction& mf, const ModuloPlan& plan, ModuloResult* res
             }
         }
         if (times.empty()) return false;
+        if (staggered) {
+          // Registers did not fit at this II with the chains side by side: one after another instead.
+          std::vector<int> apart = scheduleAt(insts, edges, at, &chainRanks);
+          if (apart.empty()) return false;
+          times = std::move(apart);
+          found = at;
+        }
         reduceLifetimes(insts, edges, times, found);
         std::vector<MInst> expanded = insts;
         int copies = 0;
@@ -648,6 +694,16 @@ int moduloScheduleLoops(MFunction& mf, const ModuloPlan& plan, ModuloResult* res
         }
         *c = Candidate{std::move(times), std::move(expanded), found, copies};
         return true;
+      };
+      const auto attempt = [&](int at, Candidate* c) {
+        staggered = false;
+        if (attemptOnce(at, c)) return true;
+        if (!severalChains || std::getenv("TPC_MODSCHED_NO_STAGGER")) return false;
+        staggered = true;
+        const bool ok = attemptOnce(at, c);
+        if (ok && debug) std::fprintf(stderr, "  II %d: chains one after another\n", c->ii);
+        staggered = false;
+        return ok;
       };
       // The smallest II that works, each II in turn for the first few, then in growing steps (a body
       // whose registers do not fit near the slot bound may need many cycles more, and each attempt costs
