@@ -210,6 +210,20 @@ __TPC_SF float64 v_reciprocal_f32(float64 input) {
 // IEEE division: NaN if either is NaN, 0/0 and inf/inf; x/0 = +-inf, 0/y = +-0, x/inf = +-0, inf/y = +-inf
 // (denormal operands count as zeros).
 __TPC_SF float64 v_div_f32(float64 input_x, float64 input_y) {
+  // The special cases first, from the inputs alone, into one value s: 1.0f (which no special case gives)
+  // where none applies. Only s and the sign stay live through the quotient's long chain, not the inputs,
+  // their magnitudes and the signed infinity (four vector registers less per division in flight).
+  float64 sign = as_float64((as_int64(input_x) ^ as_int64(input_y)) & (int)0x80000000);
+  float64 ax = __tpc_sf_abs(input_x), ay = __tpc_sf_abs(input_y);
+  float64 sinf = as_float64(as_int64(sign) | 0x7f800000);
+  float64 s = v_f32_sel_eq_f32_b(ay, 0.0f, sinf, 1.0f);
+  s = v_f32_sel_eq_f32_b(ax, 0.0f, sign, s);
+  s = v_f32_sel_eq_f32_b(ay, __TPC_SF_INF, sign, s);
+  s = v_f32_sel_eq_f32_b(ax, __TPC_SF_INF, sinf, s);
+  // 0/0 and inf/inf: equal magnitudes that are 0 or inf (the only values with a + a == a).
+  s = v_f32_sel_eq_f32_vb(ax, ay, __TPC_SF_NAN, s, 0, s, v_f32_cmp_eq_b(ax + ax, ax));
+  s = v_f32_sel_neq_f32_b(input_x, input_x, __TPC_SF_NAN, s);
+  s = v_f32_sel_neq_f32_b(input_y, input_y, __TPC_SF_NAN, s);
   float64 nmx, nmy;
   int64 ex, ey;
   float64 mx = __tpc_sf_mant(input_x, &nmx, &ex);
@@ -218,18 +232,8 @@ __TPC_SF float64 v_div_f32(float64 input_x, float64 input_y) {
   float64 q = mx * ry;
   q = __tpc_sf_madd(__tpc_sf_residual(mx, q, my), ry, q);
   int64 d = v_i32_max_b(ex - ey, -252);
-  float64 sign = as_float64((as_int64(input_x) ^ as_int64(input_y)) & (int)0x80000000);
   float64 r = __tpc_sf_with_sign(__tpc_sf_scale(q, d), sign);
-  float64 ax = __tpc_sf_abs(input_x), ay = __tpc_sf_abs(input_y);
-  float64 sinf = as_float64(as_int64(sign) | 0x7f800000);
-  r = v_f32_sel_eq_f32_b(ay, 0.0f, sinf, r);
-  r = v_f32_sel_eq_f32_b(ax, 0.0f, sign, r);
-  r = v_f32_sel_eq_f32_b(ay, __TPC_SF_INF, sign, r);
-  r = v_f32_sel_eq_f32_b(ax, __TPC_SF_INF, sinf, r);
-  // 0/0 and inf/inf: equal magnitudes that are 0 or inf (the only values with a + a == a).
-  r = v_f32_sel_eq_f32_vb(ax, ay, __TPC_SF_NAN, r, 0, r, v_f32_cmp_eq_b(ax + ax, ax));
-  r = v_f32_sel_neq_f32_b(input_x, input_x, __TPC_SF_NAN, r);
-  return v_f32_sel_neq_f32_b(input_y, input_y, __TPC_SF_NAN, r);
+  return v_f32_sel_eq_f32_b(s, 1.0f, r, s);
 }
 
 // x = 2^(2h) m with m in [1, 4). Writes h, returns m (x positive and normal).
