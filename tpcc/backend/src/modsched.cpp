@@ -198,7 +198,8 @@ std::vector<Edge> dependences(const std::vector<MInst>& body,
 // unrolled copies of an elementwise computation are separate chains; the coordinates they share are not
 // vector values). Returns each instruction's chain rank: 0 for instructions in no chain of at least
 // `minSize`, then 1, 2, ... by the chains' first instruction.
-std::vector<int> vectorChainRanks(const std::vector<MInst>& body, const std::vector<Edge>& edges, int minSize) {
+std::vector<int> vectorChainRanks(const std::vector<MInst>& body, const std::vector<Edge>& edges, int minSize,
+                                  bool splitShortStarts) {
   const int n = static_cast<int>(body.size());
   std::vector<int> parent(static_cast<size_t>(n));
   std::iota(parent.begin(), parent.end(), 0);
@@ -206,11 +207,28 @@ std::vector<int> vectorChainRanks(const std::vector<MInst>& body, const std::vec
     while (parent[static_cast<size_t>(x)] != x) x = parent[static_cast<size_t>(x)] = parent[static_cast<size_t>(parent[static_cast<size_t>(x)])];
     return x;
   };
-  for (const Edge& e : edges) {
+  const auto vectorEdge = [&](const Edge& e) {
     const Reg& d = body[static_cast<size_t>(e.from)].dst;
-    if (e.distance == 0 && e.from != e.to && d.valid() && (d.file == RegFile::V || d.file == RegFile::VP))
+    return e.distance == 0 && e.from != e.to && d.valid() && (d.file == RegFile::V || d.file == RegFile::VP);
+  };
+  // With splitShortStarts, a short shared start (a load and the convert that splits it in two halves)
+  // does not join the chains it feeds: an instruction with at most two vector ancestors and more than one
+  // reader is left out.
+  std::vector<std::set<int>> ancestors(static_cast<size_t>(n));
+  std::vector<int> readers(static_cast<size_t>(n), 0);
+  for (int round = 0; round < 4; ++round)  // edges mostly point forward: a few passes settle short starts
+    for (const Edge& e : edges)
+      if (vectorEdge(e) && ancestors[static_cast<size_t>(e.to)].size() <= 3) {
+        auto& to = ancestors[static_cast<size_t>(e.to)];
+        to.insert(e.from);
+        to.insert(ancestors[static_cast<size_t>(e.from)].begin(), ancestors[static_cast<size_t>(e.from)].end());
+      }
+  for (const Edge& e : edges)
+    if (vectorEdge(e)) ++readers[static_cast<size_t>(e.from)];
+  for (const Edge& e : edges)
+    if (vectorEdge(e) && !(splitShortStarts && readers[static_cast<size_t>(e.from)] > 1 &&
+                           ancestors[static_cast<size_t>(e.from)].size() <= 2))
       parent[static_cast<size_t>(find(e.from))] = find(e.to);
-  }
   std::map<int, int> size, rank;
   for (int i = 0; i < n; ++i) ++size[find(i)];
   std::vector<int> ranks(static_cast<size_t>(n), 0);
@@ -639,8 +657,15 @@ int moduloScheduleLoops(MFunction& mf, const ModuloPlan& plan, ModuloResult* res
         int ii = 0, copies = 0;
       };
       // Chains of at least 8 instructions, and at least two of them, for the staggered fallback.
-      const std::vector<int> chainRanks = vectorChainRanks(insts, edges, 8);
-      const bool severalChains = *std::max_element(chainRanks.begin(), chainRanks.end()) >= 2;
+      // The chains joined by every vector value, then (when that gives other chains) with short shared
+      // starts left out: two tries, each only when it has two chains or more.
+      std::vector<std::vector<int>> chainTries;
+      for (bool split : {false, true}) {
+        std::vector<int> ranks = vectorChainRanks(insts, edges, 8, split);
+        if (*std::max_element(ranks.begin(), ranks.end()) >= 2 && (chainTries.empty() || chainTries.back() != ranks))
+          chainTries.push_back(std::move(ranks));
+      }
+      const std::vector<int>* chainRanks = nullptr;
       bool staggered = false;
       const auto attemptOnce = [&](int at, Candidate* c) {
         // The iterative scheduler first: its schedules have the better record with the register allocator
@@ -665,7 +690,7 @@ int moduloScheduleLoops(MFunction& mf, const ModuloPlan& plan, ModuloResult* res
         if (times.empty()) return false;
         if (staggered) {
           // Registers did not fit at this II with the chains side by side: one after another instead.
-          std::vector<int> apart = scheduleAt(insts, edges, at, &chainRanks);
+          std::vector<int> apart = scheduleAt(insts, edges, at, chainRanks);
           if (apart.empty()) return false;
           times = std::move(apart);
           found = at;
@@ -698,10 +723,14 @@ int moduloScheduleLoops(MFunction& mf, const ModuloPlan& plan, ModuloResult* res
       const auto attempt = [&](int at, Candidate* c) {
         staggered = false;
         if (attemptOnce(at, c)) return true;
-        if (!severalChains || std::getenv("TPC_MODSCHED_NO_STAGGER")) return false;
-        staggered = true;
-        const bool ok = attemptOnce(at, c);
-        if (ok && debug) std::fprintf(stderr, "  II %d: chains one after another\n", c->ii);
+        if (std::getenv("TPC_MODSCHED_NO_STAGGER")) return false;
+        bool ok = false;
+        for (size_t k = 0; k < chainTries.size() && !ok; ++k) {
+          staggered = true;
+          chainRanks = &chainTries[k];
+          ok = attemptOnce(at, c);
+          if (ok && debug) std::fprintf(stderr, "  II %d: chains one after another (try %zu)\n", c->ii, k + 1);
+        }
         staggered = false;
         return ok;
       };
