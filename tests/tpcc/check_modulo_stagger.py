@@ -10,10 +10,11 @@ from its inputs (as the library's was), four per iteration.
 Measured: simulated cycles (deterministic) with the staggering and with it turned off
 (TPC_MODSCHED_NO_STAGGER, a debugging switch), and the outputs bit for bit against the native reference.
 
-A second try leaves short shared starts out of the chains: the library's adamw in bf16 loads a gradient
-vector and converts it into two f32 halves, which join its two updates into one chain. Checked on the
-library's own source: its loop's II (TPC_DEBUG_MODSCHED) within 8% of the slot bound, where without the
-second try it is 14% above.
+Further tries leave short shared starts, then also short shared ends, out of the chains: the library's
+adamw in bf16 loads a gradient vector and converts it into two f32 halves, which join its two updates
+into one chain; gelu bf16 also packs its two halves back into one vector before the store. Checked on the
+library's own sources: every modulo-scheduled loop's II (TPC_DEBUG_MODSCHED) within 8% of its slot bound,
+where without those tries adamw's is 14% above and gelu's tanh form 15%.
 
 usage: check_modulo_stagger.py BUILD/bin
 """
@@ -99,14 +100,16 @@ def main():
                     % (name, "" if not wrong else " (elements %s wrong)" % wrong[:5]))
         close = [i for i in range(N) if abs(want[i] - xs[i] / ys[i]) > 2 ** -21 * abs(xs[i] / ys[i])]
         k.check(not close, "the native quotients within 2^-21 of x / y%s" % ("" if not close else " (elements %s)" % close[:5]))
-        optimizer = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "kernel-lib", "kernels")
+        kernels = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "kernel-lib", "kernels")
         env = dict(os.environ, TPC_DEBUG_MODSCHED="1")
-        p = subprocess.run([k.tool("tpc-clang"), "-O2", "-march=gaudi2", "-I", optimizer, "-DDT_BF16", "-DOP_ADAMW",
-                            os.path.join(optimizer, "optimizer.c"), "-c", "-o", k.path("adamw.o")],
-                           capture_output=True, text=True, env=env)
-        loops = re.findall(r"modulo schedule of block \d+: \d+ instructions, II (\d+) \(slot bound (\d+)\)", p.stderr)
-        k.check(p.returncode == 0 and len(loops) == 1 and int(loops[0][0]) <= 1.08 * int(loops[0][1]),
-                "adamw bf16's loop: II and slot bound %s (II within 8%% of the bound)" % (loops,))
+        for name, source, defines in (("adamw bf16", "optimizer.c", ["-DDT_BF16", "-DOP_ADAMW"]),
+                                      ("gelu bf16", "unary.c", ["-DDT_BF16", "-DOP_GELU"])):
+            p = subprocess.run([k.tool("tpc-clang"), "-O2", "-march=gaudi2", "-I", kernels] + defines +
+                               [os.path.join(kernels, source), "-c", "-o", k.path("lib.o")],
+                               capture_output=True, text=True, env=env)
+            loops = re.findall(r"modulo schedule of block \d+: \d+ instructions, II (\d+) \(slot bound (\d+)\)", p.stderr)
+            k.check(p.returncode == 0 and loops and all(int(ii) <= 1.08 * int(bound) for ii, bound in loops),
+                    "%s's loops: II and slot bound %s (each II within 8%% of its bound)" % (name, loops))
         return k.finish()
 
 

@@ -199,7 +199,7 @@ std::vector<Edge> dependences(const std::vector<MInst>& body,
 // vector values). Returns each instruction's chain rank: 0 for instructions in no chain of at least
 // `minSize`, then 1, 2, ... by the chains' first instruction.
 std::vector<int> vectorChainRanks(const std::vector<MInst>& body, const std::vector<Edge>& edges, int minSize,
-                                  bool splitShortStarts) {
+                                  bool splitShortStarts, bool splitShortEnds) {
   const int n = static_cast<int>(body.size());
   std::vector<int> parent(static_cast<size_t>(n));
   std::iota(parent.begin(), parent.end(), 0);
@@ -211,23 +211,36 @@ std::vector<int> vectorChainRanks(const std::vector<MInst>& body, const std::vec
     const Reg& d = body[static_cast<size_t>(e.from)].dst;
     return e.distance == 0 && e.from != e.to && d.valid() && (d.file == RegFile::V || d.file == RegFile::VP);
   };
-  // With splitShortStarts, a short shared start (a load and the convert that splits it in two halves)
-  // does not join the chains it feeds: an instruction with at most two vector ancestors and more than one
-  // reader is left out.
-  std::vector<std::set<int>> ancestors(static_cast<size_t>(n));
-  std::vector<int> readers(static_cast<size_t>(n), 0);
-  for (int round = 0; round < 4; ++round)  // edges mostly point forward: a few passes settle short starts
-    for (const Edge& e : edges)
-      if (vectorEdge(e) && ancestors[static_cast<size_t>(e.to)].size() <= 3) {
-        auto& to = ancestors[static_cast<size_t>(e.to)];
-        to.insert(e.from);
-        to.insert(ancestors[static_cast<size_t>(e.from)].begin(), ancestors[static_cast<size_t>(e.from)].end());
+  // With splitShortStarts, a short shared start (a load and the convert that splits it in two halves) does
+  // not join the chains it feeds: an instruction with at most two vector ancestors and more than one
+  // reader is left out; with splitShortEnds, likewise a short shared end (the convert that packs two
+  // halves, and the store): at most two vector descendants and more than one vector source.
+  std::vector<std::set<int>> ancestors(static_cast<size_t>(n)), descendants(static_cast<size_t>(n));
+  std::vector<int> readers(static_cast<size_t>(n), 0), sources(static_cast<size_t>(n), 0);
+  for (int round = 0; round < 4; ++round)  // edges mostly point forward: a few passes settle short ones
+    for (const Edge& e : edges) {
+      if (!vectorEdge(e)) continue;
+      auto& up = ancestors[static_cast<size_t>(e.to)];
+      if (up.size() <= 3) {
+        up.insert(e.from);
+        up.insert(ancestors[static_cast<size_t>(e.from)].begin(), ancestors[static_cast<size_t>(e.from)].end());
       }
+      auto& down = descendants[static_cast<size_t>(e.from)];
+      if (down.size() <= 3) {
+        down.insert(e.to);
+        down.insert(descendants[static_cast<size_t>(e.to)].begin(), descendants[static_cast<size_t>(e.to)].end());
+      }
+    }
   for (const Edge& e : edges)
-    if (vectorEdge(e)) ++readers[static_cast<size_t>(e.from)];
+    if (vectorEdge(e)) ++readers[static_cast<size_t>(e.from)], ++sources[static_cast<size_t>(e.to)];
+  const auto shortStart = [&](int i) {
+    return readers[static_cast<size_t>(i)] > 1 && ancestors[static_cast<size_t>(i)].size() <= 2;
+  };
+  const auto shortEnd = [&](int i) {
+    return sources[static_cast<size_t>(i)] > 1 && descendants[static_cast<size_t>(i)].size() <= 2;
+  };
   for (const Edge& e : edges)
-    if (vectorEdge(e) && !(splitShortStarts && readers[static_cast<size_t>(e.from)] > 1 &&
-                           ancestors[static_cast<size_t>(e.from)].size() <= 2))
+    if (vectorEdge(e) && !(splitShortStarts && shortStart(e.from)) && !(splitShortEnds && shortEnd(e.to)))
       parent[static_cast<size_t>(find(e.from))] = find(e.to);
   std::map<int, int> size, rank;
   for (int i = 0; i < n; ++i) ++size[find(i)];
@@ -657,12 +670,15 @@ int moduloScheduleLoops(MFunction& mf, const ModuloPlan& plan, ModuloResult* res
         int ii = 0, copies = 0;
       };
       // Chains of at least 8 instructions, and at least two of them, for the staggered fallback.
-      // The chains joined by every vector value, then (when that gives other chains) with short shared
-      // starts left out: two tries, each only when it has two chains or more.
+      // The chains joined by every vector value, then (where that gives other chains) with short shared
+      // starts left out, then starts and ends: each try only when it has two chains or more. (Which one a
+      // loop needs is measured: splitting first was slower for layernorm bf16, splitting the ends too for
+      // rmsnorm and adamw bf16; gelu bf16's tanh form needs both.)
       std::vector<std::vector<int>> chainTries;
-      for (bool split : {false, true}) {
-        std::vector<int> ranks = vectorChainRanks(insts, edges, 8, split);
-        if (*std::max_element(ranks.begin(), ranks.end()) >= 2 && (chainTries.empty() || chainTries.back() != ranks))
+      for (int split = 0; split < 3; ++split) {
+        std::vector<int> ranks = vectorChainRanks(insts, edges, 8, split >= 1, split >= 2);
+        if (*std::max_element(ranks.begin(), ranks.end()) >= 2 &&
+            std::find(chainTries.begin(), chainTries.end(), ranks) == chainTries.end())
           chainTries.push_back(std::move(ranks));
       }
       const std::vector<int>* chainRanks = nullptr;
