@@ -707,7 +707,10 @@ int moduloScheduleLoops(MFunction& mf, const ModuloPlan& plan, ModuloResult* res
         if (staggered) {
           // Registers did not fit at this II with the chains side by side: one after another instead.
           std::vector<int> apart = scheduleAt(insts, edges, at, chainRanks);
-          if (apart.empty()) return false;
+          // Chains one after another stretch the iteration; beyond three stages the longer fill and drain
+          // cost short loops more than the shorter II gains (rmsnorm bf16's pair loop: 5 stages at II 83,
+          // slower at 2-3 rows per core than 2 stages at II 87).
+          if (apart.empty() || *std::max_element(apart.begin(), apart.end()) / at + 1 > 3) return false;
           times = std::move(apart);
           found = at;
         }
