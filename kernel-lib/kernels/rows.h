@@ -153,13 +153,13 @@ static inline int64 piece_element(int k) {
 // each row's accumulator from[b] and returns one vector in which every lane of row b's group holds the
 // row's value (unpack_batch(packed, b) is that value in every lane). Each of the first log2(ROW_BATCH)
 // levels merges two vectors into one: the lanes whose bit 5 - l is clear combine the first row's halves,
-// the others the second's (two selects, a lane swap and the combine for two rows), so the later levels run
-// once for the whole batch: 34 instructions for 8 rows, where a tree per row takes 96. Every row's value is
-// loaded before any tree runs: in program order after a tree, a load takes a register that tree freed, and
-// the scheduler (after allocation) must keep it after the tree. A square root or a division of the
-// statistics then runs once for the whole batch, on the packed vector.
+// the others the second's (two predicated moves, a lane swap and the combine for two rows), so the later
+// levels run once for the whole batch: 34 instructions for 8 rows, where a tree per row takes 96. Every
+// row's value is loaded before any tree runs: in program order after a tree, a load takes a register that
+// tree freed, and the scheduler (after allocation) must keep it after the tree. A square root or a division
+// of the statistics then runs once for the whole batch, on the packed vector.
 #define BATCH_TREE_FUNCTION(name, COMBINE)                                                              \
-  static inline float64 name(const __local__ float64 *from) {                                                  \
+  static inline float64 name(const __local__ float64 *from) {                                          \
     const uint64 lane = read_lane_id_4b_b();                                                             \
     float64 v[ROW_BATCH];                                                                                \
     _Pragma("unroll") for (int b = 0; b < ROW_BATCH; b++) v[b] = from[b];                                \
