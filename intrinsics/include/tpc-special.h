@@ -373,14 +373,23 @@ __TPC_SF float64 v_tanh_f32(float64 input) {
 
 // sigmoid(x) = 1 / (1 + e^-x). With e = exp(-|x|) in (0, 1]: 1/(1 + e) for x >= 0, e/(1 + e) for x < 0,
 // where 1 + e is kept as a rounded sum plus its exact error. sigmoid(+inf) = 1, sigmoid(-inf) = +0,
-// results below 2^-126 flush to +0, NaN gives NaN.
-__TPC_SF float64 v_sigmoid_f32(float64 input) {
+// results below 2^-126 flush to +0, NaN gives NaN. The pair also writes sigmoid(-x), exactly as
+// v_sigmoid_f32(-x) would give it, from the same exponential and reciprocal (a derivative such as
+// gelu's needs both).
+__TPC_SF float64 __tpc_sf_sigmoid_pair(float64 input, float64* negated) {
   float64 e = __tpc_sf_exp_core(v_f32_max_b(__tpc_sf_neg(__tpc_sf_abs(input)), -104.0f));
   float64 s = e + 1.0f;
   float64 lo = e - (s - 1.0f);
   float64 r = __tpc_sf_recip12(s);
   r = __tpc_sf_madd(__tpc_sf_neg(r * lo), r, r);
-  return v_f32_sel_less_f32_b(input, 0.0f, e * r, r);
+  float64 er = e * r;
+  *negated = v_f32_sel_grt_f32_b(input, 0.0f, er, r);
+  return v_f32_sel_less_f32_b(input, 0.0f, er, r);
+}
+
+__TPC_SF float64 v_sigmoid_f32(float64 input) {
+  float64 negated;
+  return __tpc_sf_sigmoid_pair(input, &negated);
 }
 
 // ---------------------------------------------------------------------------------------------- pow

@@ -16,7 +16,6 @@
 #define VABS(a) v_f32_abs_b(a)
 #define VIA_F32(f, x) f(x)
 #define VIA_F32_2(f, x, y) f(x, y)
-#define VIA_F32_2_SERIAL(f, x, y) f(x, y)
 #elif defined(DT_BF16)
 #define VT bfloat128
 #define S bf16
@@ -27,32 +26,22 @@
 #define VMAX(a, b) v_bf16_max_b(a, b)
 #define VMIN(a, b) v_bf16_min_b(a, b)
 #define VABS(a) v_bf16_abs_b(a)
-// f on both f32 halves of a bf16 vector, the results rounded once back to bf16. SECOND(v, dep) is the second
-// half's input: SIDE_BY_SIDE leaves it as it is; AFTER makes it wait for the first half's result (one VPU
-// operation more), for functions whose two halves side by side peak together above the vector registers,
-// so that the loop ran without overlap (gelu's gradient in the tanh form, bf16: 71,425 cycles side by side,
-// 27,298 in turn); in turn, overlapped iterations interleave them instead. Where the halves fit side by
-// side, that is faster.
-#define SIDE_BY_SIDE(v, dep) (v)
-#define AFTER(v, dep) as_float64(v_u32_sel_eq_u32_b(as_uint64(dep), 0u, as_uint64(v), as_uint64(v)))
-#define VIA_F32_HALVES_(f, x, SECOND)                         \
+// f on both f32 halves of a bf16 vector, the results rounded once back to bf16.
+#define VIA_F32(f, x)                                         \
   ({                                                          \
     float64_pair_t w_ = v_convert_bf16_to_f32_all_b(x);       \
     w_.v1 = f(w_.v1);                                         \
-    w_.v2 = f(SECOND(w_.v2, w_.v1));                          \
+    w_.v2 = f(w_.v2);                                         \
     v_convert_f32_to_bf16_all_b(w_);                          \
   })
-#define VIA_F32_2_HALVES_(f, x, y, SECOND)                    \
+#define VIA_F32_2(f, x, y)                                    \
   ({                                                          \
     float64_pair_t a_ = v_convert_bf16_to_f32_all_b(x);       \
     float64_pair_t b_ = v_convert_bf16_to_f32_all_b(y);       \
     a_.v1 = f(a_.v1, b_.v1);                                  \
-    a_.v2 = f(a_.v2, SECOND(b_.v2, a_.v1));                   \
+    a_.v2 = f(a_.v2, b_.v2);                                  \
     v_convert_f32_to_bf16_all_b(a_);                          \
   })
-#define VIA_F32(f, x) VIA_F32_HALVES_(f, x, SIDE_BY_SIDE)
-#define VIA_F32_2(f, x, y) VIA_F32_2_HALVES_(f, x, y, SIDE_BY_SIDE)
-#define VIA_F32_2_SERIAL(f, x, y) VIA_F32_2_HALVES_(f, x, y, AFTER)
 #elif defined(DT_I32)
 #define VT int64
 #define S int

@@ -102,8 +102,11 @@ static inline float64 gelu_tanh_grad_f32(float64 x0) {
   const float64 x = gelu_clamp(x0);
   float64 dv;
   const float64 v = gelu_tanh_argument(x, &dv);
-  const float64 s0 = v_sigmoid_f32(v), m0 = v_sigmoid_f32(-v);
+  // x v'(x) before the sigmoids: one value held through them instead of x and x^2.
+  const float64 xv = x * v_f32_mac_b(x * x, 3.0f * GELU_K2, GELU_K1);
+  float64 m0;
+  const float64 s0 = __tpc_sf_sigmoid_pair(v, &m0);  // and m0 = sigmoid(-v), from one exponential
   const float64 ds = s0 * m0 * dv;
   const float64 s = s0 + ds, m = m0 - ds;
-  return v_f32_mac_b(x * s * m, v_f32_mac_b(x * x, 3.0f * GELU_K2, GELU_K1), s);
+  return v_f32_mac_b(xv * s, m, s);
 }
