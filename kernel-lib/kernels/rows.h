@@ -197,11 +197,11 @@ static inline float64 unpack_batch(float64 packed, int b) {
 // Every row of this core's part: c[1..4] set, c[0] = 0.
 #define FOR_EACH_POINT(c, space2d, ...) FOR_EACH_INDEX(c, 0, space2d, __VA_ARGS__)
 
-// Runs `body` on the pieces p of every vector of the row at c (n elements), the last one with the lanes
-// past the row's end set to `identity` (they read the tensor's padding, whatever it is). `at` is the
-// vector's first element; c[0] is left at the last vector. In the body, MASK(k, v, identity) is v with
-// the lanes of piece k past the row's end set to identity (nothing in the whole vectors: a constant
-// condition the compiler removes), and j (a constant 0 to ROW_CHAINS - 1) numbers the vector within its
+// Runs `body` on the pieces p of every vector of the row at c (n elements), those after the whole groups
+// of ROW_CHAINS vectors with the lanes past the row's end set to `identity` (they read the tensor's
+// padding, whatever it is). `at` is the vector's first element; c[0] is left at the last vector. In the
+// body, MASK(k, v, identity) is v with the lanes of piece k past the row's end set to identity (nothing in
+// the whole groups: a constant condition the compiler removes), and j (a constant 0 to ROW_CHAINS - 1) numbers the vector within its
 // group of ROW_CHAINS: a body that accumulates into acc[j] keeps ROW_CHAINS independent chains, so that
 // the loop waits for no add's latency (the partial results are combined after the row).
 #define FOR_ROW(c, t, n, p, identity, ...)                                                     \
@@ -289,7 +289,6 @@ static inline float64 unpack_batch(float64 packed, int b) {
 #define ROW_LOOP(c, n, decl, load, mask, ...)                                                  \
   {                                                                                            \
     ROW_NOT_EMPTY(n);                                                                          \
-    const int whole_ = (n) / (LANES) * (LANES);                                                \
     const int groups_ = (n) / (ROW_CHAINS * LANES) * (ROW_CHAINS * LANES);                     \
     decl;                                                                                      \
     ROW_GROUP_UNROLL_                                                                          \
@@ -302,16 +301,12 @@ static inline float64 unpack_batch(float64 packed, int b) {
         __VA_ARGS__                                                                            \
       }                                                                                        \
     }                                                                                          \
-    for (int at = groups_; at < whole_; at += LANES) {                                         \
-      const int j = 0, tail_ = 0, rem_ = LANES;                                                \
-      (void)j, (void)tail_, (void)rem_;                                                        \
-      c[0] = at;                                                                               \
-      load;                                                                                    \
-      __VA_ARGS__                                                                              \
-    }                                                                                          \
-    if (whole_ < (n)) {                                                                        \
-      const int at = whole_, j = 0, tail_ = 1, rem_ = (n) - whole_;                            \
-      (void)j, (void)tail_, (void)rem_;                                                        \
+    /* The vectors after the whole groups, each with its lanes past the row's end masked: one rolled  \
+       loop, not a loop of whole vectors and a masked last one (their guards and the trip counts of   \
+       the runtime-unrolled loop cost more than a select per vector). */                             \
+    _Pragma("unroll 1") for (int at = groups_; at < (n); at += LANES) {                        \
+      const int j = 0, tail_ = 1, rem_ = (n) - at;                                             \
+      (void)j, (void)tail_;                                                                    \
       c[0] = at;                                                                               \
       load;                                                                                    \
       mask;                                                                                    \
