@@ -129,15 +129,15 @@ void main(tensor x, tensor out, int dim, int n, float scale, int layout)
 // acc[r][k]: ACCUMULATE_ROW of the row at c and of the R - 1 rows after it, in one loop.
 #define ACCUMULATE_ROWS(c, R, acc)                                               \
   {                                                                              \
-    float64 chains[R][ROW_CHAINS][NP];                                           \
+    float64 chains[R][ROW_CHAINS_FOR(R)][NP];                                    \
     for (int r = 0; r < (R); r++)                                                \
-      for (int j = 0; j < ROW_CHAINS; j++)                                       \
+      for (int j = 0; j < ROW_CHAINS_FOR(R); j++)                                \
         for (int k = 0; k < NP; k++) chains[r][j][k] = IDENTITY;                 \
-    FOR_ROWS(c, x, R, P, n, IDENTITY,                                            \
+    FOR_ROWS_CH(c, x, R, ROW_CHAINS_FOR(R), P, n, IDENTITY,                      \
       for (int r = 0; r < (R); r++)                                              \
         for (int k = 0; k < NP; k++) chains[r][j][k] = COMBINE(chains[r][j][k], P[r][k]);) \
     for (int r = 0; r < (R); r++)                                                \
-      for (int k = 0; k < NP; k++) (acc)[r][k] = COMBINE_CHAINS(COMBINE, chains[r], k); \
+      for (int k = 0; k < NP; k++) (acc)[r][k] = COMBINE_CH(COMBINE, chains[r], ROW_CHAINS_FOR(R), k); \
   }
 
 // R rows of the batch from row r0 on: their OP in batch_acc[b..b + R - 1], b = r0 - row0.

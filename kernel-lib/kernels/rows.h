@@ -87,6 +87,21 @@ static inline int64 piece_element(int k) {
 #endif
 #define ADD_F32(a, b) ((a) + (b))
 
+// The chains of a loop over R rows at once: ROW_CHAINS per row, and in f32 twice as many for a row alone
+// (up to 8), whose loop would otherwise wait for its accumulators' latency (a multiply-accumulate's six
+// cycles held rmsnorm's single-row loop to four vectors every eight cycles). bf16's two pieces a vector
+// already give a row alone twice the chains (measured slower with more).
+#define ROW_CHAINS_FOR(R) ((R) == 1 && NP == 1 && ROW_CHAINS < 8 ? 2 * ROW_CHAINS : ROW_CHAINS)
+// f over chains[0..CH - 1][k] in a tree (CH a power of two).
+#define COMBINE_CH(f, chains, CH, k)                                                          \
+  ({                                                                                          \
+    float64 t_[CH];                                                                           \
+    _Pragma("unroll") for (int i_ = 0; i_ < (CH); i_++) t_[i_] = (chains)[i_][k];               \
+    _Pragma("unroll") for (int w_ = (CH) / 2; w_ > 0; w_ /= 2)                                  \
+      _Pragma("unroll") for (int i_ = 0; i_ < w_; i_++) t_[i_] = f(t_[i_], t_[i_ + w_]);        \
+    t_[0];                                                                                    \
+  })
+
 // (d == 0, d == 1, ..., d == 4): the step of a coordinate along dimension d.
 #define UNIT_INT5(d) ((int5){(d) == 0, (d) == 1, (d) == 2, (d) == 3, (d) == 4})
 
@@ -222,8 +237,10 @@ static inline float64 unpack_batch(float64 packed, int b) {
 // FOR_ROW over R rows at once, the one at c and the next R - 1 along dimension 1, P[r] the pieces of row
 // c[1] + r, all masked in the last vector: one loop, one pipeline fill and drain and one chain tree for
 // the R rows. Row r's coordinate is c's plus (0, r, 0, 0, 0), one full-mask add.
-#define FOR_ROWS(c, t, R, P, n, identity, ...)                                                 \
-  ROW_LOOP(c, n, float64 P[R][NP],                                                             \
+#define FOR_ROWS(c, t, R, P, n, identity, ...) FOR_ROWS_CH(c, t, R, ROW_CHAINS, P, n, identity, __VA_ARGS__)
+// FOR_ROWS in groups of CH vectors (ROW_CHAINS_FOR(R), say).
+#define FOR_ROWS_CH(c, t, R, CH, P, n, identity, ...)                                          \
+  ROW_LOOP_CH(c, n, CH, float64 P[R][NP],                                                      \
            {                                                                                   \
              LD_PIECES(c, t, P[0]);                                                            \
              for (int r_ = 1; r_ < (R); r_++) LD_PIECES(c + UNIT_INT5(1) * r_, t, P[r_]);        \
@@ -275,25 +292,27 @@ static inline float64 unpack_batch(float64 packed, int b) {
 #define ROW_SUMS_(c, t, n, row0, b, R, out, STEP)                                               \
   {                                                                                            \
     c[1] = (row0) + (b);                                                                       \
-    float64 s_[R][ROW_CHAINS][1];                                                              \
+    float64 s_[R][ROW_CHAINS_FOR(R)][1];                                                       \
     for (int r_ = 0; r_ < (R); r_++)                                                           \
-      for (int j = 0; j < ROW_CHAINS; j++) s_[r_][j][0] = 0.0f;                                \
-    FOR_ROWS(c, t, R, P_, n, 0.0f,                                                             \
+      for (int j = 0; j < ROW_CHAINS_FOR(R); j++) s_[r_][j][0] = 0.0f;                         \
+    FOR_ROWS_CH(c, t, R, ROW_CHAINS_FOR(R), P_, n, 0.0f,                                       \
       for (int r_ = 0; r_ < (R); r_++)                                                         \
         for (int k = 0; k < NP; k++) s_[r_][j][0] = STEP(s_[r_][j][0], P_[r_][k], k, (b) + r_);) \
-    for (int r_ = 0; r_ < (R); r_++) (out)[(b) + r_] = COMBINE_CHAINS(ADD_F32, s_[r_], 0);     \
+    for (int r_ = 0; r_ < (R); r_++) (out)[(b) + r_] = COMBINE_CH(ADD_F32, s_[r_], ROW_CHAINS_FOR(R), 0); \
   }
 
 // The row loop behind FOR_ROW: `decl` declares the pieces, `load` fills them at c, `mask` masks them in
 // the last vector.
-#define ROW_LOOP(c, n, decl, load, mask, ...)                                                  \
+#define ROW_LOOP(c, n, decl, load, mask, ...) ROW_LOOP_CH(c, n, ROW_CHAINS, decl, load, mask, __VA_ARGS__)
+// ROW_LOOP in groups of CH vectors (j from 0 to CH - 1).
+#define ROW_LOOP_CH(c, n, CH, decl, load, mask, ...)                                           \
   {                                                                                            \
     ROW_NOT_EMPTY(n);                                                                          \
-    const int groups_ = (n) / (ROW_CHAINS * LANES) * (ROW_CHAINS * LANES);                     \
+    const int groups_ = (n) / ((CH) * LANES) * ((CH) * LANES);                                 \
     decl;                                                                                      \
     ROW_GROUP_UNROLL_                                                                          \
-    for (int at0_ = 0; at0_ < groups_; at0_ += ROW_CHAINS * LANES) {                           \
-      _Pragma("unroll") for (int j = 0; j < ROW_CHAINS; j++) {                                 \
+    for (int at0_ = 0; at0_ < groups_; at0_ += (CH) * LANES) {                                 \
+      _Pragma("unroll") for (int j = 0; j < (CH); j++) {                                       \
         const int at = at0_ + j * LANES, tail_ = 0, rem_ = LANES;                              \
         (void)tail_, (void)rem_;                                                               \
         c[0] = at;                                                                             \
