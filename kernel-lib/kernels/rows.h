@@ -168,8 +168,10 @@ static inline int64 piece_element(int k) {
 // each row's accumulator from[b] and returns one vector in which every lane of row b's group holds the
 // row's value (unpack_batch(packed, b) is that value in every lane). Each of the first log2(ROW_BATCH)
 // levels merges two vectors into one: the lanes whose bit 5 - l is clear combine the first row's halves,
-// the others the second's (two predicated moves, a lane swap and the combine for two rows), so the later
-// levels run once for the whole batch: 34 instructions for 8 rows, where a tree per row takes 96. Every
+// the others the second's (each row's lane swap and combine, then one predicated move into the first's
+// result: three dependent steps, where moving the halves before one swap took four, the first a copy),
+// so the later levels run once for the whole batch: 41 instructions for 8 rows, where a tree per row
+// takes 96. Every
 // row's value is loaded before any tree runs: in program order after a tree, a load takes a register that
 // tree freed, and the scheduler (after allocation) must keep it after the tree. A square root or a division
 // of the statistics then runs once for the whole batch, on the packed vector.
@@ -186,9 +188,9 @@ static inline int64 piece_element(int k) {
         /* The lanes with bit s set (above their partner): a vector predicate, not a vector register. */ \
         const bool64 second = v_u32_cmp_grt_b(lane, partner);                                            \
         _Pragma("unroll") for (int i = 0; i < count / 2; i++) {                                          \
-          const float64 own = v_f32_mov_vb(v[2 * i + 1], 0, v[2 * i], second, 0);                        \
-          const float64 other = v_f32_mov_vb(v[2 * i], 0, v[2 * i + 1], second, 0);                      \
-          v[i] = COMBINE(own, as_float64(__lane_shuffle_u32(as_uint64(other), swap)));                  \
+          const float64 first = COMBINE(v[2 * i], as_float64(__lane_shuffle_u32(as_uint64(v[2 * i]), swap))); \
+          const float64 next = COMBINE(v[2 * i + 1], as_float64(__lane_shuffle_u32(as_uint64(v[2 * i + 1]), swap))); \
+          v[i] = v_f32_mov_vb(next, 0, first, second, 0);                                                \
         }                                                                                                \
         count /= 2;                                                                                      \
       } else {                                                                                           \
