@@ -164,6 +164,25 @@ void main(tensor dy, tensor x, tensor gamma, tensor mean, tensor rstd, tensor dx
 
 #elif defined(OP_RMSNORM)
 
+// y for the R rows of the batch from b on (and their rstd), in one loop.
+#define RMS_WRITE_ROWS(c, R)                                                     \
+  {                                                                              \
+    c[1] = row0 + b;                                                             \
+    float64 rq[R];                                                               \
+    for (int r = 0; r < (R); r++) rq[r] = batch_rstd[b + r];                     \
+    FOR_ROWS_WRITE(c, x, n, R, P,                                                \
+      float64 g[NP];                                                             \
+      LD_ALONG(gamma, g);                                                        \
+      for (int r = 0; r < (R); r++) {                                            \
+        for (int k = 0; k < NP; k++) P[r][k] = P[r][k] * rq[r] * g[k];           \
+        ST_PIECES(c + UNIT_INT5(1) * r, y, P[r]);                                \
+      })                                                                         \
+    for (int r = 0; r < (R); r++) {                                              \
+      store_stat(c, rstd, rq[r]);                                                \
+      c[1] += 1;                                                                 \
+    }                                                                            \
+  }
+
 void main(tensor x, tensor gamma, tensor y, tensor rstd, int n, float eps, float invN, int layout)
 {
   int5 c = 0;
@@ -172,49 +191,14 @@ void main(tensor x, tensor gamma, tensor y, tensor rstd, int n, float eps, float
     // Past `rows` the values are stale and unused.
     const float64 r = v_rsqrt_f32(v_f32_mac_b(BATCH_SUM(batch_sum), invN, eps));
     _Pragma("unroll") for (int b = 0; b < ROW_BATCH; b++) batch_rstd[b] = unpack_batch(r, b);
-    // Four rows per loop while four are left, then two, then one (gamma loaded once for the rows of a loop).
+    // Four rows per loop while four are left, then the 1-3 left in one loop (gamma loaded once for the
+    // rows of a loop; a loop of two and one of one paid two set-ups, fills and drains).
     int b = 0;
-    _Pragma("unroll 1") for (; b + 3 < rows; b += 4) {
-      c[1] = row0 + b;
-      float64 rq[4];
-      for (int r = 0; r < 4; r++) rq[r] = batch_rstd[b + r];
-      FOR_ROWS_WRITE(c, x, n, 4, P,
-        float64 g[NP];
-        LD_ALONG(gamma, g);
-        for (int r = 0; r < 4; r++) {
-          for (int k = 0; k < NP; k++) P[r][k] = P[r][k] * rq[r] * g[k];
-          ST_PIECES(c + UNIT_INT5(1) * r, y, P[r]);
-        })
-      for (int r = 0; r < 4; r++) {
-        store_stat(c, rstd, rq[r]);
-        c[1] += 1;
-      }
-    }
-    _Pragma("unroll 1") for (; b + 1 < rows; b += 2) {
-      c[1] = row0 + b;
-      const float64 ra = batch_rstd[b], rb = batch_rstd[b + 1];
-      FOR_ROW_WRITE_PAIR(c, c2, x, n, p, q,
-        float64 g[NP];
-        LD_ALONG(gamma, g);
-        for (int k = 0; k < NP; k++) {
-          p[k] = p[k] * ra * g[k];
-          q[k] = q[k] * rb * g[k];
-        }
-        ST_PIECES(c, y, p);
-        ST_PIECES(c2, y, q);)
-      store_stat(c, rstd, ra);
-      c[1] += 1;
-      store_stat(c, rstd, rb);
-    }
+    _Pragma("unroll 1") for (; b + 3 < rows; b += 4) RMS_WRITE_ROWS(c, 4)
     if (b < rows) {
-      c[1] = row0 + b;
-      const float64 r = batch_rstd[b];
-      FOR_ROW_WRITE(c, x, n, p,
-        float64 g[NP];
-        LD_ALONG(gamma, g);
-        for (int k = 0; k < NP; k++) p[k] = p[k] * r * g[k];
-        ST_PIECES(c, y, p);)
-      store_stat(c, rstd, r);
+      if (b + 2 < rows) RMS_WRITE_ROWS(c, 3)
+      else if (b + 1 < rows) RMS_WRITE_ROWS(c, 2)
+      else RMS_WRITE_ROWS(c, 1)
     }
   )
 }

@@ -159,10 +159,11 @@ inline std::vector<int64_t> reducedShapeOf(std::vector<int64_t> shape, int dim) 
 // The shapes the kernels along a dimension are tried on, each with every dimension: ranks 1-5, sizes 1
 // and primes, rows shorter and longer than a vector and not multiples of one. Along dimension 0 a core
 // takes its rows in batches of 8 (kernels/rows.h): {203, 67} gives the 24 cores 8 and 9 rows (a whole
-// batch, and one more), {2, 201, 3} 16 and 17.
+// batch, and one more), {2, 201, 3} 16 and 17, {2, 83, 5} 6 and 7 (loops of four rows, then the two or
+// three left in one loop).
 inline std::vector<std::vector<int64_t>> rowShapes() {
-  return {{1}, {7}, {130}, {3, 130}, {129, 3}, {5, 1}, {2, 3, 67}, {2, 70, 3}, {203, 67}, {2, 201, 3}, {2, 2, 3, 65},
-          {2, 1, 3, 2, 131}};
+  return {{1}, {7}, {130}, {3, 130}, {129, 3}, {5, 1}, {2, 3, 67}, {2, 70, 3}, {203, 67}, {2, 201, 3}, {2, 83, 5},
+          {2, 2, 3, 65}, {2, 1, 3, 2, 131}};
 }
 // f32's unit roundoff.
 constexpr long double kU32 = 0x1p-24L;

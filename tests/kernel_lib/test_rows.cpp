@@ -105,9 +105,11 @@ TEST(Softmax, LargeLogitsDoNotOverflow) {
 
 // ------------------------------------------------------------------------------------------ norms
 
-// Rows in batches as rowShapes() says: {203, 67} and {2, 201, 3} give the cores 8 and 9, 16 and 17 rows.
+// Rows in batches as rowShapes() says: {203, 67} and {2, 201, 3} give the cores 8 and 9, 16 and 17 rows;
+// {72, 67} three, {2, 83, 5} six and seven (loops of four rows, then the two or three left in one loop).
 std::vector<std::vector<int64_t>> normShapes() {
-  return {{1}, {7}, {130}, {3, 130}, {5, 1}, {2, 3, 67}, {203, 67}, {2, 201, 3}, {2, 2, 3, 65}, {2, 1, 3, 2, 131}};
+  return {{1}, {7}, {130}, {3, 130}, {5, 1}, {2, 3, 67}, {203, 67}, {2, 201, 3}, {72, 67}, {2, 83, 5},
+          {2, 2, 3, 65}, {2, 1, 3, 2, 131}};
 }
 
 struct RowStats {
