@@ -283,6 +283,10 @@ static inline float64 unpack_batch(float64 packed, int b) {
 #if !defined(ROW_SUMS_FOUR)
 #define ROW_SUMS_FOUR 0
 #endif
+// A kernel that sets ROW_SUMS_THREE to 1 takes a batch of exactly three rows in one loop.
+#if !defined(ROW_SUMS_THREE)
+#define ROW_SUMS_THREE 0
+#endif
 #define BATCH_ROW_SUMS(c, t, n, row0, rows, out, STEP)                                          \
   {                                                                                            \
     int b_ = 0;                                                                                \
@@ -294,6 +298,8 @@ static inline float64 unpack_batch(float64 packed, int b) {
         else if (b_ + 1 < (rows)) ROW_SUMS_(c, t, n, row0, b_, 2, out, STEP)                   \
         else ROW_SUMS_(c, t, n, row0, b_, 1, out, STEP)                                        \
       }                                                                                        \
+    } else if (ROW_SUMS_THREE && (rows) == 3) {                                                \
+      ROW_SUMS_(c, t, n, row0, 0, 3, out, STEP)                                                \
     } else {                                                                                   \
       _Pragma("unroll 1") for (; b_ + 1 < (rows); b_ += 2) ROW_SUMS_(c, t, n, row0, b_, 2, out, STEP) \
       if (b_ < (rows)) ROW_SUMS_(c, t, n, row0, b_, 1, out, STEP)                              \
