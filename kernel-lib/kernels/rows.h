@@ -339,9 +339,11 @@ static inline float64 unpack_batch(float64 packed, int b) {
     }                                                                                          \
     /* The vectors after the whole groups, each with its lanes past the row's end masked: one rolled  \
        loop, not a loop of whole vectors and a masked last one (their guards and the trip counts of   \
-       the runtime-unrolled loop cost more than a select per vector). */                             \
-    _Pragma("unroll 1") for (int at = groups_; at < (n); at += LANES) {                        \
-      const int j = 0, tail_ = 1, rem_ = (n) - at;                                             \
+       the runtime-unrolled loop cost more than a select per vector). It counts vectors: its trip     \
+       count is then one expression, where `at < n` made each loop's a longer one of its own. */       \
+    const int tailVectors_ = ((n) - groups_ + LANES - 1) / LANES;                              \
+    _Pragma("unroll 1") for (int v_ = 0; v_ < tailVectors_; v_++) {                            \
+      const int at = groups_ + v_ * LANES, j = 0, tail_ = 1, rem_ = (n) - at;                  \
       (void)j, (void)tail_;                                                                    \
       c[0] = at;                                                                               \
       load;                                                                                    \
