@@ -334,6 +334,119 @@ TEST_P(COperators, SplatsOfLoadedScalars) {
   }
 }
 
+// A splat of a run-time scalar in 32-bit lanes read as bytes (as_uchar256((uint64)k), a lane-shuffle
+// selector): InstCombine makes it a byte shuffle that repeats lane 0's four bytes, which -O2 rejected as
+// a write of one lane while -O0 compiled it.
+const char* const kSplatAsBytes = R"(
+void main(tensor x, tensor out, int k)
+{
+    int5 c = 0;
+    const uint64 v = v_u32_ld_tnsr_b(c, x);
+    v_u32_st_tnsr(c, out, __lane_shuffle_u32(v, as_uchar256((uint64)(k & 63))));
+    c[1] = 1;
+    v_u32_st_tnsr(c, out, as_uint64(as_uchar256((uint64)k) + (uchar256)1));
+}
+)";
+
+TEST_P(COperators, RunTimeSplatReadAsBytes) {
+  auto text = build(kSplatAsBytes);
+  ASSERT_FALSE(text.empty());
+  const int64_t n = 64;
+  std::vector<uint32_t> xs;
+  for (int64_t i = 0; i < n; ++i) xs.push_back(static_cast<uint32_t>(1000 + 7 * i));
+  for (uint32_t k : {0u, 5u, 63u, 0x01020304u, 0xfffffffeu}) {
+    SCOPED_TRACE("k " + std::to_string(k));
+    RunResult r = exec(text, {makeTensor(type("u32"), {n}, xs), makeTensor(type("u32"), {n, 2})}, {k}, {1, 1, 1, 1, 1});
+    if (r.tensors.empty()) continue;
+    std::vector<uint32_t> want(static_cast<size_t>(2 * n));
+    uint32_t bytesPlusOne = 0;
+    for (int b = 0; b < 4; ++b) bytesPlusOne |= ((((k >> (8 * b)) & 0xffu) + 1u) & 0xffu) << (8 * b);
+    for (int64_t i = 0; i < n; ++i) {
+      want[static_cast<size_t>(i)] = xs[k & 63u];
+      want[static_cast<size_t>(n + i)] = bytesPlusOne;
+    }
+    expectElements(r.tensors[1], want, "a run-time splat read as bytes");
+  }
+}
+
+// C that the optimizer turns into LLVM's bit-manipulation and saturating intrinsics (a byte swap, a
+// rotate, `a > b ? a - b : 0`, a loop that reverses six bits, the builtins for the others), on scalars and
+// on vectors: -O2 rejected them all ("the LLVM intrinsic ... is not supported") while -O0 compiled the
+// operators.
+const char* const kBitIdioms = R"(
+static inline int reverse6(int b) {
+    int lane = 0;
+    for (int l = 0; l < 6; l++)
+        if (b & (1 << l)) lane |= 32 >> l;
+    return lane;
+}
+void main(tensor x, tensor out, unsigned k, unsigned a, unsigned b)
+{
+    int5 c = 0;
+    const uint64 v = v_u32_ld_tnsr_b(c, x);
+    uint64 r[12];
+    r[0] = (uint64)__builtin_bitreverse32(k);
+    r[1] = (uint64)((k >> 24) | ((k >> 8) & 0xff00u) | ((k << 8) & 0xff0000u) | (k << 24));
+    r[2] = (uint64)(unsigned)__builtin_popcount(k);
+    r[3] = (uint64)(k ? (unsigned)__builtin_clz(k) : 32u);
+    r[4] = (uint64)((k << (a & 31)) | (k >> ((32 - a) & 31)));
+    r[5] = (uint64)(a > b ? a - b : 0u);
+    const unsigned s = a + b;
+    r[6] = (uint64)(s < a ? 0xffffffffu : s);
+    r[7] = (uint64)(k ? (unsigned)__builtin_ctz(k) : 32u);
+    uint64 rv = 0;
+    for (int i = 0; i < 32; i++) rv |= ((v >> i) & 1u) << (31 - i);
+    r[8] = rv;
+    r[9] = (v >> 24) | ((v >> 8) & 0xff00u) | ((v << 8) & 0xff0000u) | (v << 24);
+    r[10] = (v << 7) | (v >> 25);
+    r[11] = (uint64)(unsigned)reverse6((int)k);
+    for (int i = 0; i < 12; i++) {
+        c[1] = i;
+        v_u32_st_tnsr(c, out, r[i]);
+    }
+}
+)";
+
+uint32_t reversedBits(uint32_t v, int width) {
+  uint32_t r = 0;
+  for (int i = 0; i < width; ++i) r |= ((v >> i) & 1u) << (width - 1 - i);
+  return r;
+}
+
+TEST_P(COperators, BitIdiomsAndSaturation) {
+  auto text = build(kBitIdioms);
+  ASSERT_FALSE(text.empty());
+  const int64_t n = 64;
+  std::vector<uint32_t> xs;
+  for (int64_t i = 0; i < n; ++i) xs.push_back(static_cast<uint32_t>(i * 0x9e3779b9u) ^ static_cast<uint32_t>(i << 3));
+  const uint32_t cases[][3] = {{0u, 0u, 0u}, {1u, 31u, 1u}, {0x80000000u, 32u, 0xffffffffu}, {0x12345678u, 7u, 9u},
+                               {0xf0f00001u, 100u, 0x80000000u}, {0xffffffffu, 1u, 0xfffffff0u}};
+  for (const auto& cs : cases) {
+    const uint32_t k = cs[0], a = cs[1], b = cs[2];
+    SCOPED_TRACE("k " + std::to_string(k) + " a " + std::to_string(a) + " b " + std::to_string(b));
+    RunResult r = exec(text, {makeTensor(type("u32"), {n}, xs), makeTensor(type("u32"), {n, 12})}, {k, a, b},
+                       {1, 1, 1, 1, 1});
+    if (r.tensors.empty()) continue;
+    auto rotl = [](uint32_t v, unsigned s) { s &= 31; return s ? (v << s) | (v >> (32 - s)) : v; };
+    auto bswap = [](uint32_t v) { return (v >> 24) | ((v >> 8) & 0xff00u) | ((v << 8) & 0xff0000u) | (v << 24); };
+    auto popcount = [](uint32_t v) { uint32_t c = 0; for (; v; v &= v - 1) ++c; return c; };
+    auto clz = [](uint32_t v) { uint32_t c = 0; for (uint32_t m = 0x80000000u; m && !(v & m); m >>= 1) ++c; return c; };
+    auto ctz = [](uint32_t v) { uint32_t c = 0; for (uint32_t m = 1; m && !(v & m); m <<= 1) ++c; return c; };
+    const uint32_t scalars[8] = {reversedBits(k, 32), bswap(k), popcount(k), clz(k), rotl(k, a),
+                                 a > b ? a - b : 0u, a + b < a ? 0xffffffffu : a + b, ctz(k)};
+    std::vector<uint32_t> want(static_cast<size_t>(12 * n));
+    for (int64_t i = 0; i < n; ++i) {
+      const uint32_t v = xs[static_cast<size_t>(i)];
+      for (int row = 0; row < 8; ++row) want[static_cast<size_t>(row * n + i)] = scalars[row];
+      want[static_cast<size_t>(8 * n + i)] = reversedBits(v, 32);
+      want[static_cast<size_t>(9 * n + i)] = bswap(v);
+      want[static_cast<size_t>(10 * n + i)] = rotl(v, 7);
+      want[static_cast<size_t>(11 * n + i)] = reversedBits(k & 63u, 6);
+    }
+    expectElements(r.tensors[1], want, "bit idioms and saturating arithmetic");
+  }
+}
+
 ITEST_INSTANTIATE(COperators);
 
 }  // namespace

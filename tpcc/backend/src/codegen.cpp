@@ -239,6 +239,53 @@ static llvm::Value* laneZero(llvm::Value* v, llvm::IRBuilder<>& b) {
   return nullptr;
 }
 
+// v (narrow lanes) rebuilt so that every group of r lanes equals its first: the bitcast of an insert into
+// lane 0 of a vector with r narrow lanes per lane becomes the bitcast of that lane's splat, a constant
+// repeats its first r lanes, and a binary operation is rebuilt from its rebuilt operands. Null where v is
+// anything else. New instructions go before `at`.
+static llvm::Value* periodicNarrowLanes(llvm::Value* v, unsigned r, llvm::Instruction* at) {
+  auto* vt = llvm::dyn_cast<llvm::FixedVectorType>(v->getType());
+  if (!vt || vt->getNumElements() % r != 0) return nullptr;
+  if (auto* c = llvm::dyn_cast<llvm::Constant>(v)) {
+    std::vector<llvm::Constant*> lanes;
+    for (unsigned k = 0; k < vt->getNumElements(); ++k) {
+      llvm::Constant* e = c->getAggregateElement(k % r);
+      if (!e) return nullptr;
+      lanes.push_back(e);
+    }
+    return llvm::ConstantVector::get(lanes);
+  }
+  llvm::IRBuilder<> b(at);
+  if (auto* bc = llvm::dyn_cast<llvm::BitCastInst>(v)) {
+    auto* wide = llvm::dyn_cast<llvm::FixedVectorType>(bc->getOperand(0)->getType());
+    auto* ie = llvm::dyn_cast<llvm::InsertElementInst>(bc->getOperand(0));
+    auto* lane = ie ? llvm::dyn_cast<llvm::ConstantInt>(ie->getOperand(2)) : nullptr;
+    if (!wide || wide->getNumElements() * r != vt->getNumElements() || !lane || !lane->isZero()) return nullptr;
+    return b.CreateBitCast(b.CreateVectorSplat(wide->getNumElements(), ie->getOperand(1)), vt);
+  }
+  if (auto* bo = llvm::dyn_cast<llvm::BinaryOperator>(v)) {
+    llvm::Value* l = periodicNarrowLanes(bo->getOperand(0), r, at);
+    llvm::Value* rr = l ? periodicNarrowLanes(bo->getOperand(1), r, at) : nullptr;
+    return rr ? b.CreateBinOp(bo->getOpcode(), l, rr) : nullptr;
+  }
+  return nullptr;
+}
+
+// The source of a shuffle that repeats its first r lanes (r > 1, mask[k] = k % r or undefined), rebuilt
+// periodic (periodicNarrowLanes), when it can be: a replacement for the shuffle. Null otherwise.
+static llvm::Value* repeatShuffleSource(llvm::ShuffleVectorInst* sv) {
+  auto* vt = llvm::dyn_cast<llvm::FixedVectorType>(sv->getType());
+  auto* from = llvm::dyn_cast<llvm::FixedVectorType>(sv->getOperand(0)->getType());
+  if (!vt || vt != from) return nullptr;
+  const llvm::ArrayRef<int> mask = sv->getShuffleMask();
+  for (unsigned r = 2; r <= 8; r *= 2) {
+    bool repeats = vt->getNumElements() % r == 0;
+    for (size_t k = 0; repeats && k < mask.size(); ++k) repeats = mask[k] < 0 || mask[k] == static_cast<int>(k % r);
+    if (repeats) return periodicNarrowLanes(sv->getOperand(0), r, sv);
+  }
+  return nullptr;
+}
+
 static void canonicalizeSplats(llvm::Function& f) {
   std::vector<llvm::Instruction*> work;
   for (llvm::BasicBlock& bb : f)
@@ -254,6 +301,15 @@ static void canonicalizeSplats(llvm::Function& f) {
     if (!vt) continue;
     llvm::Value* scalar = nullptr;
     if (auto* sv = llvm::dyn_cast<llvm::ShuffleVectorInst>(i)) {
+      // A splat in wider lanes read as narrower ones (as_uchar256 of a run-time (uint64)x), perhaps with
+      // lane-wise operations on the narrow lanes: InstCombine moves the splat's shuffle last, as one that
+      // repeats the first r narrow lanes (one wide lane). Rebuilt with the splat first, every group of r
+      // lanes is the same and the shuffle has nothing left to do.
+      if (llvm::Value* periodic = repeatShuffleSource(sv)) {
+        sv->replaceAllUsesWith(periodic);
+        sv->eraseFromParent();
+        continue;
+      }
       // A splat of lane 0 of a vector computed lane-wise from an insert into lane 0 (InstCombine moves
       // bitcasts and operations with constants inside the splat): the splat of that computation in scalars.
       if (!llvm::all_of(sv->getShuffleMask(), [](int m) { return m <= 0; }) ||
@@ -677,6 +733,7 @@ void optimizeModule(llvm::Module& module, const KernelSignature& signature, int 
   mpm.addPass(llvm::createModuleToFunctionPassAdaptor(std::move(fpm)));
   mpm.run(module, mam);
 
+  if (entry) expandBitIntrinsics(*entry);
   if (entry) expandPowerOfTwoDivision(*entry);
   if (entry) expandVectorDivision(*entry);
   if (entry) scalarizeSplatLoads(*entry);

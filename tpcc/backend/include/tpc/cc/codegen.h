@@ -52,6 +52,12 @@ bool hasUnrollAndJamCandidate(llvm::Function& f, const KernelSignature& signatur
 // (invariant_recompute.cpp). Returns how many uses changed.
 size_t recomputeInvariantsInLoops(llvm::Function& f);
 
+// LLVM's bit-manipulation and saturating intrinsics (bitreverse, bswap, ctpop, ctlz, cttz, fshl, fshr,
+// [us]add.sat, [us]sub.sat), which the optimizer forms from C operators, as plain integer IR
+// (bit_intrinsics.cpp); run before the divisions' expansions (a funnel shift of an odd width takes a
+// remainder).
+void expandBitIntrinsics(llvm::Function& f);
+
 // Integer division and remainder by a power of two (scalar, or vector by a splat) as shifts and masks
 // (power_of_two_division.cpp); run before expandVectorDivision.
 void expandPowerOfTwoDivision(llvm::Function& f);
