@@ -370,18 +370,35 @@ class Gen:
         if self.r.randrange(2):
             # vectors: element-wise, wrapping in the element type (Clang's vector extension)
             d, a, b = self.vec(t), self.vec(t), self.vec(t)
-            op = self.pick(["+", "-", "&", "|", "^", "<<", ">>", "~", "cmp"])
+            op = self.pick(["+", "-", "&", "|", "^", "<<", ">>", "~", "cmp", "rot"])
             if op in ("<<", ">>"):
                 return ["%s = %s %s %d;" % (d, a, op, self.r.randrange(bits))]
+            if op == "rot":  # LLVM makes it a funnel shift (unsigned types)
+                n = self.r.randint(1, bits - 1)
+                return ["%s = (%s << %d) | (%s >> %d);" % (d, a, n, a, bits - n)]
             if op == "~":
                 return ["%s = ~%s;" % (d, a)]
             if op == "cmp":
                 return ["%s = (%s)(%s %s %s);" % (d, vt, a, self.pick(C_CMP), b)]
             return ["%s = %s %s %s;" % (d, a, op, b)]
         d, a, b = self.scal(t), self.scal(t), self.scal(t)
-        op = self.pick(["+", "-", "*", "&", "|", "^", "<<", ">>", "/", "%", "cmp"])
+        op = self.pick(["+", "-", "*", "&", "|", "^", "<<", ">>", "/", "%", "cmp", "rot", "bswap", "sat"])
         if op in ("<<", ">>"):
             return ["%s = (%s)((uint32_t)%s %s %d);" % (d, st, a, op, self.r.randrange(32))]
+        # Idioms LLVM turns into its bit intrinsics: a rotate (funnel shift), a byte swap, saturating
+        # subtraction and addition.
+        if op == "rot":
+            n = self.r.randrange(32)
+            return ["%s = (%s)(((uint32_t)%s << %d) | ((uint32_t)%s >> ((32 - %d) & 31)));" % (d, st, a, n, a, n)]
+        if op == "bswap":
+            x = "(uint32_t)%s" % a
+            return ["%s = (%s)((%s >> 24) | ((%s >> 8) & 0xff00u) | ((%s << 8) & 0xff0000u) | (%s << 24));"
+                    % (d, st, x, x, x, x)]
+        if op == "sat":
+            x, y = "(uint32_t)%s" % a, "(uint32_t)%s" % b
+            if self.r.randrange(2):
+                return ["%s = (%s)(%s > %s ? %s - %s : 0u);" % (d, st, x, y, x, y)]
+            return ["%s = (%s)(%s + %s < %s ? 0xffffffffu : %s + %s);" % (d, st, x, y, x, x, y)]
         if op in ("/", "%"):
             return ["%s = (%s)((uint32_t)%s %s %du);" % (d, st, a, op, self.r.randint(1, 13))]
         if op == "cmp":
