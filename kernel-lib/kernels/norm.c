@@ -225,11 +225,14 @@ void main(tensor x, tensor gamma, tensor y, tensor rstd, int n, float eps, float
     // Four rows per loop while four are left, then the 1-3 left in one loop (gamma loaded once for the
     // rows of a loop; a loop of two and one of one paid two set-ups, fills and drains).
     int b = 0;
-    _Pragma("unroll 1") for (; b + 3 < rows; b += 4) RMS_WRITE_ROWS(c, 4)
-    if (b < rows) {
-      if (b + 2 < rows) RMS_WRITE_ROWS(c, 3)
-      else if (b + 1 < rows) RMS_WRITE_ROWS(c, 2)
-      else RMS_WRITE_ROWS(c, 1)
+    const int rest = rows & 3;
+    const _Bool fours = rows > 3;  // tested before the first loop: no wait after it
+    if (rest == 3) RMS_WRITE_ROWS(c, 3)
+    else if (rest == 2) RMS_WRITE_ROWS(c, 2)
+    else if (rest == 1) RMS_WRITE_ROWS(c, 1)
+    if (fours) {
+      b = rest;
+      _Pragma("unroll 1") do RMS_WRITE_ROWS(c, 4) while ((b += 4) < rows);
     }
   )
 }
