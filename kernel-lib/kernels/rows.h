@@ -218,9 +218,10 @@ static inline float64 unpack_batch(float64 packed, int b) {
 // of ROW_CHAINS vectors with the lanes past the row's end set to `identity` (they read the tensor's
 // padding, whatever it is). `at` is the vector's first element; c[0] is left at the last vector. In the
 // body, MASK(k, v, identity) is v with the lanes of piece k past the row's end set to identity (nothing in
-// the whole groups: a constant condition the compiler removes), and j (a constant 0 to ROW_CHAINS - 1) numbers the vector within its
-// group of ROW_CHAINS: a body that accumulates into acc[j] keeps ROW_CHAINS independent chains, so that
-// the loop waits for no add's latency (the partial results are combined after the row).
+// the whole groups: a constant condition the compiler removes), and j (a constant 0 to ROW_CHAINS - 1)
+// numbers the vector within its group of ROW_CHAINS: a body that accumulates into acc[j] keeps ROW_CHAINS
+// independent chains, so that the loop waits for no add's latency (the partial results are combined after
+// the row).
 #define FOR_ROW(c, t, n, p, identity, ...)                                                     \
   ROW_LOOP(c, n, float64 p[NP], { LD_PIECES(c, t, p); },                                        \
            { for (int k_ = 0; k_ < NP; k_++) p[k_] = MASK(k_, p[k_], identity); }, __VA_ARGS__)
@@ -275,15 +276,14 @@ static inline float64 unpack_batch(float64 packed, int b) {
 
 // out[b] for each row b of a batch (FOR_EACH_BATCH's row0 and rows): the sum over the row's elements x
 // (pieces, k the piece) of STEP(acc, x, k, b), a chain's next value, e.g. v_f32_mac_b(x, x, acc); the
-// tail's lanes are 0 before STEP. Four rows per loop (FOR_ROWS) while four are left where the kernel sets
-// ROW_SUMS_FOUR to 1 (its chains and pieces fit the registers four rows at once), after the 1-3 rows
-// beyond a multiple of four in one loop; otherwise two rows per loop, then one (measured: a loop of three rows made layernorm 3% slower
-// at 32 rows per core, bf16 at 2-3 rows too).
-// c[1] is changed.
+// tail's lanes are 0 before STEP. Where the kernel sets ROW_SUMS_FOUR to 1 (its chains and pieces fit the
+// registers four rows at once): the 1-3 rows beyond a multiple of four in one loop, then four rows per
+// loop (FOR_ROWS). Otherwise two rows per loop, then one; a batch of exactly three in one loop where the
+// kernel sets ROW_SUMS_THREE to 1 (layernorm f32; pairs then 1-3 rows in one loop made layernorm 3% slower
+// at 32 rows per core, bf16 also at 2-3). c[1] is changed.
 #if !defined(ROW_SUMS_FOUR)
 #define ROW_SUMS_FOUR 0
 #endif
-// A kernel that sets ROW_SUMS_THREE to 1 takes a batch of exactly three rows in one loop.
 #if !defined(ROW_SUMS_THREE)
 #define ROW_SUMS_THREE 0
 #endif

@@ -94,7 +94,8 @@ llvm::Value* trailingZeros(llvm::IRBuilder<>& b, llvm::Value* x) {
 llvm::Value* funnelShift(llvm::IRBuilder<>& b, llvm::Value* hi, llvm::Value* lo, llvm::Value* amount, bool left) {
   llvm::Type* t = hi->getType();
   const unsigned w = t->getScalarSizeInBits();
-  llvm::Value* s = (w & (w - 1)) == 0 ? b.CreateAnd(amount, constantOf(t, w - 1)) : b.CreateURem(amount, constantOf(t, w));
+  llvm::Value* s = (w & (w - 1)) == 0 ? b.CreateAnd(amount, constantOf(t, w - 1))
+                                       : b.CreateURem(amount, constantOf(t, w));
   llvm::Value* rest = b.CreateSub(constantOf(t, w), s);
   llvm::Value* zero = b.CreateICmpEQ(s, constantOf(t, 0));
   if (left) return b.CreateSelect(zero, hi, b.CreateOr(b.CreateShl(hi, s), b.CreateLShr(lo, rest)));
@@ -151,7 +152,8 @@ llvm::Value* expand(llvm::IntrinsicInst& ii) {
 void expandBitIntrinsics(llvm::Function& f) {
   std::vector<llvm::IntrinsicInst*> calls;
   for (llvm::Instruction& i : llvm::instructions(f))
-    if (auto* ii = llvm::dyn_cast<llvm::IntrinsicInst>(&i); ii && ii->getType()->isIntOrIntVectorTy()) calls.push_back(ii);
+    if (auto* ii = llvm::dyn_cast<llvm::IntrinsicInst>(&i); ii && ii->getType()->isIntOrIntVectorTy())
+      calls.push_back(ii);
   for (llvm::IntrinsicInst* ii : calls)
     if (llvm::Value* v = expand(*ii)) {
       if (auto* vi = llvm::dyn_cast<llvm::Instruction>(v)) vi->setDebugLoc(ii->getDebugLoc());
