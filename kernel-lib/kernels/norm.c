@@ -15,10 +15,11 @@
 // backward's loop. The row loops unrolled no further (a group of 8 vectors; the writing passes as
 // measured, rmsnorm f32 8, layernorm f32 4, bf16 2): more copies fill the index registers, and the
 // compiler's retry with fewer registers gives up overlapping the loops' iterations. rmsnorm, with one
-// multiply per row and vector to write (and f32's sums), takes four rows per loop first (FOR_ROWS_WRITE,
-// ROW_SUMS_FOUR): at 32 rows per core 9,709 to 8,438 cycles in f32, 15,792 to 15,408 in bf16 (its sums
-// stay two rows: four measured 17,602); layernorm's loops of four rows ran out of registers (1.4-1.8 times
-// slower).
+// multiply per row and vector to write (and f32's sums), takes four rows per loop (FOR_ROWS_WRITE,
+// ROW_SUMS_FOUR), after the 1-3 rows beyond a multiple of four in one loop: at 32 rows per core 9,709 to
+// 8,438 cycles in f32, 15,792 to 15,408 in bf16 (its sums stay two rows: four measured 17,602);
+// layernorm's loops of four rows ran out of registers (1.4-1.8 times slower), and f32 takes only a batch of
+// exactly three rows in one loop (LAYERNORM_THREE).
 #if defined(OP_LAYERNORM_BWD)
 #define ROW_CHAINS 8
 #else
@@ -30,7 +31,6 @@
 #define ROW_WRITE_PAIR_UNROLL 2
 #define ROW_WRITE_ROWS_UNROLL 2  // rmsnorm's loops of four rows
 #elif defined(OP_RMSNORM)
-#define ROW_WRITE_PAIR_UNROLL 8
 #define ROW_WRITE_ROWS_UNROLL 4
 #define ROW_SUMS_FOUR 1
 #else
@@ -222,8 +222,8 @@ void main(tensor x, tensor gamma, tensor y, tensor rstd, int n, float eps, float
     // Past `rows` the values are stale and unused.
     const float64 r = v_rsqrt_f32(v_f32_mac_b(BATCH_SUM(batch_sum), invN, eps));
     _Pragma("unroll") for (int b = 0; b < ROW_BATCH; b++) batch_rstd[b] = unpack_batch(r, b);
-    // Four rows per loop while four are left, then the 1-3 left in one loop (gamma loaded once for the
-    // rows of a loop; a loop of two and one of one paid two set-ups, fills and drains).
+    // The 1-3 rows beyond a multiple of four in one loop, then four rows per loop (gamma loaded once for
+    // the rows of a loop; a loop of two and one of one paid two set-ups, fills and drains).
     int b = 0;
     const int rest = rows & 3;
     const _Bool fours = rows > 3;  // tested before the first loop: no wait after it
