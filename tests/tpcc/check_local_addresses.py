@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Checks the addresses of local arrays indexed at run time: an element of a vector local array is one
 shift and one add away from its index (the add's constant already without the tag that tells vector
-local pointers from scalar ones, no `and` to strip it, no add of 0), and the values stored and loaded
+local pointers from scalar ones, no `and` to strip it, no add of 0), an element of an array at address 0
+its index shifted alone, and the values stored and loaded
 through such addresses are right (against the same arithmetic done here, and the native reference
 tpc-sim --native, bit for bit).
 
@@ -36,9 +37,17 @@ void main(tensor x, tensor y, int n)
 """
 
 
+# The same with the array at address 0: the shifted index is the address.
+SOURCE_AT_ZERO = SOURCE.replace("__local__ float64 pad_[3], rows_[4];", "__local__ float64 rows_[4], pad_[3];")
+
+
 def main():
     with tempfile.TemporaryDirectory() as tmp:
         k = KernelChecks(sys.argv[1], tmp)
+        obj0, text0 = k.compile(SOURCE_AT_ZERO)
+        k.check(not re.findall(r"add\.i32 s\d+, s\d+, 0\n", text0)
+                and not re.findall(r"and\.u32 s\d+, s\d+, 2147483647", text0),
+                "an array at address 0: no add of 0 and no tag mask")
         obj, text = k.compile(SOURCE)
         # rows_ starts at byte 768 of the vector local memory, after pad_.
         untagged = re.findall(r"add\.i32 s\d+, s\d+, 768\b", text)
@@ -59,6 +68,10 @@ def main():
         k.check(len(results["sim"]) == len(want) and all(abs(a - b) < 1e-6 for a, b in zip(results["sim"], want)),
                 "the rows come back reversed, doubled and incremented")
         k.check(results["sim"] == results["native"], "simulator and native reference agree")
+        y0 = k.path("y_zero.npy")
+        k.simulate(obj0, ["--cores", "1", "--index-space", "1,1,1,1,1", "-t", k.path("x.npy"), y0 + "=f32[4,64]",
+                          "-s", "4"])
+        k.check(read_npy(y0)[1] == results["sim"], "the array at address 0 holds the same rows")
         return k.finish()
 
 

@@ -1514,9 +1514,11 @@ class Selector : public SelectionContext {
       });
       if (it->op == InsnId::SpuAdd && !it->pred.valid() && operandKept && it->src[1].isImm() &&
           (it->src[1].imm & kVectorLocalTag)) {
+        const uint32_t untagged = it->src[1].imm & ~kVectorLocalTag;
+        if (untagged == 0) return it->src[0];  // an array at local address 0: its index alone, no add to wait for
         MInst again = *it;
         again.dst = newReg(RegFile::S);
-        again.src[1] = MOperand::ofImm(it->src[1].imm & ~kVectorLocalTag);
+        again.src[1] = MOperand::ofImm(untagged);
         again.variables.clear();
         emit(again);
         return MOperand::ofReg(again.dst);
