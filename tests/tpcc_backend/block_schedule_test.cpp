@@ -164,6 +164,20 @@ TEST(TailDuplication, DecisionReachedOnlyByFallingThroughIsLeftToJoining) {
   EXPECT_EQ(mf.blocks[0].condTarget, -1);
 }
 
+TEST(TailDuplication, JumpToADecisionBetweenTwoBlocksTakesBothJumps) {
+  // The latch goes back to block 0 or on to block 3, which works (does not only halt): block 0's copy
+  // ends in two jumps, the conditional one and one to block 0, where it jumped to the latch and the
+  // latch branched after its add.
+  MFunction mf = jumpToLatch();
+  mf.blocks[3].insts = {vectorAdd(7, 8, 9)};
+  duplicateShortTails(mf);
+  ASSERT_EQ(mf.blocks[0].insts.size(), 2u);
+  EXPECT_EQ(mf.blocks[0].insts[1].op, InsnId::SpuAdd);
+  EXPECT_EQ(mf.blocks[0].condTarget, 3);
+  EXPECT_FALSE(mf.blocks[0].condNegate);
+  EXPECT_EQ(mf.blocks[0].next, 0);
+}
+
 TEST(TailDuplication, LongTailStays) {
   MFunction mf = jumpToLatch();
   for (int k = 0; k < 8; ++k) mf.blocks[2].insts.push_back(scalarAdd(2, 2));

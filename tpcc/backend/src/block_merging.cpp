@@ -130,8 +130,8 @@ void duplicateShortTails(MFunction& mf) {
     // The copy ends as the tail does, with one jump at most (the one saved): going on by halting or into
     // the block after `from`, or its condition's target being that block (the scheduler jumps on the
     // opposite condition), or a block that only halts (the same, halting in place).
-    if (end.condTarget >= 0 && end.next != -1 && end.next != after && end.condTarget != after) {
-      if (!onlyHalts(mf.blocks[static_cast<size_t>(end.condTarget)])) continue;
+    if (end.condTarget >= 0 && end.next != -1 && end.next != after && end.condTarget != after &&
+        onlyHalts(mf.blocks[static_cast<size_t>(end.condTarget)])) {
       end.condTarget = end.next;
       end.condNegate = !end.condNegate;
       end.next = -1;
