@@ -714,6 +714,9 @@ void optimizeModule(llvm::Module& module, const KernelSignature& signature, int 
     }
     if (entry) requestUnrolling(*entry, static_cast<unsigned>(unrollCount));
     fpm.addPass(llvm::LoopUnrollPass(llvm::LoopUnrollOptions(optLevel)));
+    // Arrays that only the unrolled copies made constant-indexed (a loop whose body was too large for the
+    // standard pipeline's full unrolling) become registers instead of local memory.
+    fpm.addPass(llvm::SROAPass(llvm::SROAOptions::ModifyCFG));
     fpm.addPass(llvm::InstCombinePass());
     fpm.addPass(llvm::EarlyCSEPass());
     fpm.addPass(llvm::SimplifyCFGPass());
