@@ -195,12 +195,17 @@ void main(tensor dy, tensor x, tensor gamma, tensor mean, tensor rstd, tensor dx
 
 #elif defined(OP_RMSNORM)
 
-// y for the R rows of the batch from b on (and their rstd), in one loop.
-#define RMS_WRITE_ROWS(c, R)                                                     \
+// The rstd of the R rows of the batch from b on (from[b + r]), then their y in one loop. (The statistics
+// first: their stores wait for the square root, not for the loop's drain.)
+#define RMS_WRITE_ROWS(c, R, from)                                               \
   {                                                                              \
-    c[1] = row0 + b;                                                             \
     float64 rq[R];                                                               \
-    for (int r = 0; r < (R); r++) rq[r] = batch_rstd[b + r];                     \
+    for (int r = 0; r < (R); r++) {                                              \
+      rq[r] = (from)[b + r];                                                     \
+      c[1] = row0 + b + r;                                                       \
+      store_stat(c, rstd, rq[r]);                                                \
+    }                                                                            \
+    c[1] = row0 + b;                                                             \
     FOR_ROWS_WRITE(c, x, n, R, P,                                                \
       float64 g[NP];                                                             \
       LD_ALONG(gamma, g);                                                        \
@@ -208,33 +213,47 @@ void main(tensor dy, tensor x, tensor gamma, tensor mean, tensor rstd, tensor dx
         for (int k = 0; k < NP; k++) P[r][k] = P[r][k] * rq[r] * g[k];           \
         ST_PIECES(c + UNIT_INT5(1) * r, y, P[r]);                                \
       })                                                                         \
-    for (int r = 0; r < (R); r++) {                                              \
-      store_stat(c, rstd, rq[r]);                                                \
-      c[1] += 1;                                                                 \
-    }                                                                            \
+  }
+
+// A batch of R rows (1-3) in registers: their sums in one loop, each row's own lane tree, one square root
+// for the R rows, then y in one loop.
+#define RMS_DIRECT(c, R)                                                         \
+  {                                                                              \
+    float64 sums[R], r_[R];                                                      \
+    ROW_SUMS_(c, x, n, row0, 0, R, sums, SQUARE_STEP)                            \
+    for (int r = 0; r < (R); r++) sums[r] = v_f32_reduce_add(sums[r]);           \
+    const float64 packed = v_rsqrt_f32(v_f32_mac_b(pack_rows(sums, R), invN, eps)); \
+    for (int r = 0; r < (R); r++) r_[r] = unpack_row(packed, r);                 \
+    RMS_WRITE_ROWS(c, R, r_)                                                     \
   }
 
 void main(tensor x, tensor gamma, tensor y, tensor rstd, int n, float eps, float invN, int layout)
 {
   int5 c = 0;
   FOR_EACH_BATCH(c, row0, rows, layout == 2,
+    int b = 0;
+    if (rows <= 3) {
+      // A batch of 1-3 rows (a core's whole part at 2-3 rows per core): no round trip through local
+      // memory, and each row's lane tree six dependent steps where the batch tree takes nine and an
+      // unpacking shuffle.
+      if (rows == 3) RMS_DIRECT(c, 3)
+      else if (rows == 2) RMS_DIRECT(c, 2)
+      else RMS_DIRECT(c, 1)
+    } else {
+    __builtin_assume(rows > 3);
     BATCH_ROW_SUMS(c, x, n, row0, rows, batch_sum, SQUARE_STEP)
     // Past `rows` the values are stale and unused.
     const float64 r = v_rsqrt_f32(v_f32_mac_b(BATCH_SUM(batch_sum), invN, eps));
     _Pragma("unroll") for (int b = 0; b < ROW_BATCH; b++) batch_rstd[b] = unpack_batch(r, b);
     // The 1-3 rows beyond a multiple of four in one loop, then four rows per loop (gamma loaded once for
     // the rows of a loop; a loop of two and one of one paid two set-ups, fills and drains).
-    int b = 0;
     const int rest = rows & 3;
-    const _Bool fours = rows > 3;  // tested before the first loop: no wait after it
-    if (rest == 3) RMS_WRITE_ROWS(c, 3)
-    else if (rest == 2) RMS_WRITE_ROWS(c, 2)
-    else if (rest == 1) RMS_WRITE_ROWS(c, 1)
-    if (fours) {
-      b = rest;
-      _Pragma("unroll 1") do RMS_WRITE_ROWS(c, 4) while ((b += 4) < rows);
-    }
-  )
+    if (rest == 3) RMS_WRITE_ROWS(c, 3, batch_rstd)
+    else if (rest == 2) RMS_WRITE_ROWS(c, 2, batch_rstd)
+    else if (rest == 1) RMS_WRITE_ROWS(c, 1, batch_rstd)
+    b = rest;
+    _Pragma("unroll 1") do RMS_WRITE_ROWS(c, 4, batch_rstd) while ((b += 4) < rows);
+    })
 }
 
 #else

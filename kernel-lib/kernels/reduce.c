@@ -21,14 +21,17 @@
 #define IDENTITY 0.0f
 #define COMBINE(acc, v) ((acc) + (v))
 #define FINISH_BATCH(accs) BATCH_SUM(accs)
+#define LANE_TREE(v) v_f32_reduce_add(v)
 #elif defined(OP_MAX)
 #define IDENTITY (-__builtin_inff())
 #define COMBINE(acc, v) v_f32_max_b(acc, v)
 #define FINISH_BATCH(accs) BATCH_MAX(accs)
+#define LANE_TREE(v) v_f32_reduce_max(v)
 #elif defined(OP_MIN)
 #define IDENTITY __builtin_inff()
 #define COMBINE(acc, v) v_f32_min_b(acc, v)
 #define FINISH_BATCH(accs) BATCH_MIN(accs)
+#define LANE_TREE(v) v_f32_reduce_min(v)
 #elif !defined(OP_ARGMAX)
 #error "compile with -DOP_SUM, -DOP_MEAN, -DOP_MAX, -DOP_MIN or -DOP_ARGMAX"
 #endif
@@ -154,6 +157,23 @@ void main(tensor x, tensor out, int dim, int n, float scale, int layout)
     }                                                                            \
   }
 
+// The R rows from c (c[1] = r0) in one loop, each combined over its lanes and stored.
+#define ROWS_DIRECT(c, R, r0)                                                    \
+  {                                                                              \
+    float64 acc[R][NP];                                                          \
+    ACCUMULATE_ROWS(c, R, acc)                                                   \
+    c[0] = 0;                                                                    \
+    for (int r = 0; r < (R); r++) {                                              \
+      float64 v = acc[r][0];                                                     \
+      for (int k = 1; k < NP; k++) v = COMBINE(v, acc[r][k]);                    \
+      const float64 all = LANE_TREE(LANE_SCALED(v));                             \
+      float64 o[NP];                                                             \
+      for (int k = 0; k < NP; k++) o[k] = all;                                   \
+      c[1] = (r0) + r;                                                           \
+      ST_PIECES(c, out, o);                                                      \
+    }                                                                            \
+  }
+
 // A mean's lane partials are scaled before the lanes are summed: the multiply is then off the path from
 // the batch's last row to its stores (one more rounding per lane, well inside the sum's error bound).
 #if defined(OP_MEAN)
@@ -170,37 +190,46 @@ void main(tensor x, tensor out, int dim, int n, float scale, int layout)
 {
   int5 c = 0;
   FOR_EACH_BATCH(c, row0, rows, layout == 2,
-    // Two rows per loop while two are left, then the last one alone. (A whole batch of 4 in one loop,
-    // with 2 chains per row, measured 10% faster at 32 rows per core but 20% slower at 3.)
-    // The loop runs over the rows themselves, so that the first row's coordinate is row0 as it is, not
-    // row0 plus a batch index of 0 (an add that the loads wait for).
-    const int rowEnd = row0 + rows;
-    int r0 = row0;
+    if (rows <= 3) {
+      // A batch of 1-3 rows (a core's whole part at 2-3 rows per core) in one loop, each row's own lane
+      // tree on its accumulator in registers: no round trip through local memory, and six dependent steps
+      // instead of the batch tree's nine (its merges) and an unpacking shuffle.
+      c[1] = row0;
+      if (rows == 3) ROWS_DIRECT(c, 3, row0)
+      else if (rows == 2) ROWS_DIRECT(c, 2, row0)
+      else ROWS_DIRECT(c, 1, row0)
+    } else {
+      // Two rows per loop while two are left, then the last one alone. (A whole batch of 4 in one loop,
+      // with 2 chains per row, measured 10% faster at 32 rows per core but 20% slower at 3.)
+      // The loop runs over the rows themselves, so that the first row's coordinate is row0 as it is, not
+      // row0 plus a batch index of 0 (an add that the loads wait for).
+      const int rowEnd = row0 + rows;
+      int r0 = row0;
 #if defined(DT_F32)
-    // f32 first four rows per loop while four are left: at 32 rows per core 3,379 to 3,139 cycles (bf16's
-    // two pieces per vector, four rows at once: 5,432 to 5,963).
-    _Pragma("unroll 1") for (; r0 + 3 < rowEnd; r0 += 4) BATCH_ROWS(c, 4, r0)
-    // The 1-3 rows left in one loop (a loop of two and one of one paid two set-ups, fills and drains).
-    if (r0 < rowEnd) {
-      if (r0 + 2 < rowEnd) BATCH_ROWS(c, 3, r0)
-      else if (r0 + 1 < rowEnd) BATCH_ROWS(c, 2, r0)
-      else BATCH_ROWS(c, 1, r0)
-    }
+      // f32 first four rows per loop while four are left: at 32 rows per core 3,379 to 3,139 cycles (bf16's
+      // two pieces per vector, four rows at once: 5,432 to 5,963).
+      _Pragma("unroll 1") for (; r0 + 3 < rowEnd; r0 += 4) BATCH_ROWS(c, 4, r0)
+      // The 1-3 rows left in one loop (a loop of two and one of one paid two set-ups, fills and drains).
+      if (r0 < rowEnd) {
+        if (r0 + 2 < rowEnd) BATCH_ROWS(c, 3, r0)
+        else if (r0 + 1 < rowEnd) BATCH_ROWS(c, 2, r0)
+        else BATCH_ROWS(c, 1, r0)
+      }
 #else
-    _Pragma("unroll 1") for (; r0 + 1 < rowEnd; r0 += 2) BATCH_ROWS(c, 2, r0)
-    if (r0 < rowEnd) BATCH_ROWS(c, 1, r0)
+      _Pragma("unroll 1") for (; r0 + 1 < rowEnd; r0 += 2) BATCH_ROWS(c, 2, r0)
+      if (r0 < rowEnd) BATCH_ROWS(c, 1, r0)
 #endif
-    // The trees of the whole batch (those past `rows` combine stale values and are not stored).
-    const float64 packed = FINISH_BATCH(batch_acc);
-    // Predicated stores, not branches: the trees stay in one block.
-    c[0] = 0;
-    _Pragma("unroll") for (int b = 0; b < ROW_BATCH; b++) {
-      float64 acc[NP];
-      for (int k = 0; k < NP; k++) acc[k] = unpack_batch(packed, b);
-      c[1] = row0 + b;
-      ST_PIECES_IF(c, out, acc, b < rows);
-    }
-  )
+      // The trees of the whole batch (those past `rows` combine stale values and are not stored).
+      const float64 packed = FINISH_BATCH(batch_acc);
+      // Predicated stores, not branches: the trees stay in one block.
+      c[0] = 0;
+      _Pragma("unroll") for (int b = 0; b < ROW_BATCH; b++) {
+        float64 acc[NP];
+        for (int k = 0; k < NP; k++) acc[k] = unpack_batch(packed, b);
+        c[1] = row0 + b;
+        ST_PIECES_IF(c, out, acc, b < rows);
+      }
+    })
 }
 
 #else  // AXIS_OUTER: the lanes are separate rows, stored as they are.

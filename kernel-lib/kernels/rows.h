@@ -211,6 +211,20 @@ static inline float64 unpack_batch(float64 packed, int b) {
   return as_float64(__lane_shuffle_u32(as_uint64(packed), as_uchar256((uint64)lane)));
 }
 
+// Up to four values the same in every lane (rows' statistics) in one vector, value r in lanes 16r to
+// 16r + 15, so that a square root or a division runs once for them; unpack_row(packed, r) is value r in
+// every lane again. (Two selects, where the batch tree's merges take three dependent steps a level.)
+static inline float64 pack_rows(const float64 *v, int R) {
+  const uint64 lane = read_lane_id_4b_b();
+  float64 low = v[0], high = R > 2 ? v[2] : v[0];
+  if (R > 1) low = v_f32_sel_grt_u32_b(lane, 15u, v[1], low);
+  if (R > 3) high = v_f32_sel_grt_u32_b(lane, 47u, v[3], high);
+  return R > 2 ? v_f32_sel_grt_u32_b(lane, 31u, high, low) : low;
+}
+static inline float64 unpack_row(float64 packed, int r) {
+  return as_float64(__lane_shuffle_u32(as_uint64(packed), as_uchar256((uint64)(16 * r))));
+}
+
 // Every row of this core's part: c[1..4] set, c[0] = 0.
 #define FOR_EACH_POINT(c, space2d, ...) FOR_EACH_INDEX(c, 0, space2d, __VA_ARGS__)
 

@@ -88,9 +88,9 @@ void main(tensor x, tensor out, int dim, int n, int layout)
 
 #else  // OP_SOFTMAX_BWD
 
-// R rows of the batch from b on, in one loop each pass: sum(dy y) of each into batch_a[b + r], or
-// (write) dx of each from batch_a.
-#define BWD_SUMS(c, R)                                                              \
+// R rows of the batch from b on, in one loop each pass: sum(dy y) of each into to[b + r], or (write) dx of
+// each from from[b + r].
+#define BWD_SUMS(c, R, to)                                                          \
   {                                                                                 \
     c[1] = row0 + b;                                                                \
     float64 sc[R][ROW_CHAINS][NP];                                                  \
@@ -103,14 +103,14 @@ void main(tensor x, tensor out, int dim, int n, int layout)
     for (int r = 0; r < (R); r++) {                                                 \
       float64 s[NP];                                                                \
       for (int k = 0; k < NP; k++) s[k] = COMBINE_CHAINS(ADD_F32, sc[r], k);        \
-      batch_a[b + r] = NP == 1 ? s[0] : s[0] + s[NP - 1];                           \
+      (to)[b + r] = NP == 1 ? s[0] : s[0] + s[NP - 1];                              \
     }                                                                               \
   }
-#define BWD_WRITE(c, R)                                                             \
+#define BWD_WRITE(c, R, from)                                                       \
   {                                                                                 \
     c[1] = row0 + b;                                                                \
     float64 s[R];                                                                   \
-    for (int r = 0; r < (R); r++) s[r] = batch_a[b + r];                            \
+    for (int r = 0; r < (R); r++) s[r] = (from)[b + r];                             \
     FOR_ROWS2(c, dy, G, y, P, R, n, 0.0f,                                           \
       for (int r = 0; r < (R); r++) {                                               \
         for (int k = 0; k < NP; k++) P[r][k] = P[r][k] * (G[r][k] - s[r]);          \
@@ -124,31 +124,54 @@ void main(tensor x, tensor out, int dim, int n, int layout)
 #if defined(DT_F32)
 #define BWD_PASS(PASS)                                                              \
   b = 0;                                                                            \
-  _Pragma("unroll 1") for (; b + 3 < rows; b += 2) PASS(c, 2)                       \
+  _Pragma("unroll 1") for (; b + 3 < rows; b += 2) PASS(c, 2, batch_a)              \
   if (b < rows) {                                                                   \
-    if (b + 2 < rows) PASS(c, 3)                                                    \
-    else if (b + 1 < rows) PASS(c, 2)                                               \
-    else PASS(c, 1)                                                                 \
+    if (b + 2 < rows) PASS(c, 3, batch_a)                                           \
+    else if (b + 1 < rows) PASS(c, 2, batch_a)                                      \
+    else PASS(c, 1, batch_a)                                                        \
   }
 #else
 #define BWD_PASS(PASS)                                                              \
   b = 0;                                                                            \
-  _Pragma("unroll 1") for (; b + 1 < rows; b += 2) PASS(c, 2)                       \
-  if (b < rows) PASS(c, 1)
+  _Pragma("unroll 1") for (; b + 1 < rows; b += 2) PASS(c, 2, batch_a)              \
+  if (b < rows) PASS(c, 1, batch_a)
+#endif
+
+// A batch of R rows (f32 1-3) in registers: each row's own lane tree between the passes, no round trip
+// through local memory and no batch tree (its merges and unpacking shuffle). At 2-3 rows per core f32
+// 1,002 to 917 cycles; bf16's three rows in one loop run out of vector registers, and with two its
+// three-row cores took 1,934 to 1,981 (the test before the batch path): bf16 keeps the batch path.
+#define BWD_DIRECT(c, R)                                                            \
+  {                                                                                 \
+    float64 sums[R];                                                                \
+    BWD_SUMS(c, R, sums)                                                            \
+    for (int r = 0; r < (R); r++) sums[r] = v_f32_reduce_add(sums[r]);              \
+    BWD_WRITE(c, R, sums)                                                           \
+  }
+#if defined(DT_F32)
+#define DIRECT_ROWS 3
+#else
+#define DIRECT_ROWS 0
 #endif
 
 void main(tensor dy, tensor y, tensor dx, int dim, int n, int layout)
 {
   int5 c = 0;
   FOR_EACH_BATCH(c, row0, rows, layout == 2,
-    int b;
-    BWD_PASS(BWD_SUMS)
-    // Past `rows` the values are stale and unused.
-    {
-      const float64 s = BATCH_SUM(batch_a);
-      _Pragma("unroll") for (int k = 0; k < ROW_BATCH; k++) batch_a[k] = unpack_batch(s, k);
+    int b = 0;
+    if (DIRECT_ROWS && rows <= DIRECT_ROWS) {
+      if (rows == 3) BWD_DIRECT(c, 3)
+      else if (rows == 2) BWD_DIRECT(c, 2)
+      else BWD_DIRECT(c, 1)
+    } else {
+      BWD_PASS(BWD_SUMS)
+      // Past `rows` the values are stale and unused.
+      {
+        const float64 s = BATCH_SUM(batch_a);
+        _Pragma("unroll") for (int k = 0; k < ROW_BATCH; k++) batch_a[k] = unpack_batch(s, k);
+      }
+      BWD_PASS(BWD_WRITE)
     }
-    BWD_PASS(BWD_WRITE)
   )
 }
 
