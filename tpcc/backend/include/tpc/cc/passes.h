@@ -91,10 +91,15 @@ void threadJumps(MFunction& mf);
 // (a loop's set-up with its prologue). See block_merging.cpp.
 void mergeStraightBlocks(MFunction& mf);
 
-// A block that jumps to a short block (kShortTail instructions at most) ending in a halt, or going on
-// into the block after the jumping one, gets a copy of it instead of the jump. Run threadJumps after it:
-// blocks no longer reached are marked dead there. See block_merging.cpp.
+// A block that jumps to a short block (kShortTail instructions at most) gets a copy of it instead of the
+// jump, ending as the short block does (with two jumps where it branches between two other blocks). Run
+// threadJumps after it: blocks no longer reached are marked dead there. See block_merging.cpp.
 void duplicateShortTails(MFunction& mf);
+
+// The compare a block branches on, and the scalar arithmetic it needs from that block, moved to the end
+// of the block whose conditional branch leads there (before allocation): computed in that block's free
+// slots, not waited for. Returns how many instructions moved. See condition_hoisting.cpp.
+int hoistBranchConditions(MFunction& mf);
 
 // List scheduling of each block into bundles, honouring slots, latencies and the read-old-state rule of
 // a bundle; every block ends with its writes landed, so blocks can be scheduled independently. Lays the
