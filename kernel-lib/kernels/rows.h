@@ -225,6 +225,27 @@ static inline float64 unpack_row(float64 packed, int r) {
   return as_float64(__lane_shuffle_u32(as_uint64(packed), as_uchar256((uint64)(16 * r))));
 }
 
+// A lane tree's shuffle patterns (lane ^ 32, ..., lane ^ 1), made where a kernel starts (its vector slot
+// idle while the scalar slot sets up) rather than after a row's loop, where they took the vector slot from
+// the tree; LANE_TREE(f, v, swaps) is f over the lanes of v, in every lane (v_f32_reduce_add's butterfly).
+#define LANE_SWAPS(swaps)                                                                     \
+  uchar256 swaps[6];                                                                          \
+  {                                                                                           \
+    const uint64 lane_ = read_lane_id_4b_b();                                                 \
+    for (int i_ = 0; i_ < 6; i_++) swaps[i_] = as_uchar256(lane_ ^ (uint64)(32 >> i_));       \
+  }
+#define LANE_TREE(f, v, swaps) LANE_TREE_FROM(f, v, swaps, 0)
+// The tree's levels from `first` on (v the result of the levels before).
+#define LANE_TREE_FROM(f, v, swaps, first)                                                    \
+  ({                                                                                          \
+    float64 t_ = (v);                                                                         \
+    for (int i_ = (first); i_ < 6; i_++)                                                      \
+      t_ = f(t_, as_float64(__lane_shuffle_u32(as_uint64(t_), (swaps)[i_])));                 \
+    t_;                                                                                       \
+  })
+// A lane's value and its partner's at the tree's first level.
+#define LANE_PARTNER(v, swaps) as_float64(__lane_shuffle_u32(as_uint64(v), (swaps)[0]))
+
 // Every row of this core's part: c[1..4] set, c[0] = 0.
 #define FOR_EACH_POINT(c, space2d, ...) FOR_EACH_INDEX(c, 0, space2d, __VA_ARGS__)
 
