@@ -30,7 +30,8 @@ struct Mismatches {
 
 // ------------------------------------------------------------------------------------------ softmax
 
-void checkSoftmax(const std::string& op, DType t, const std::vector<int64_t>& shape, int dim, double spread) {
+void checkSoftmax(const std::string& op, DType t, const std::vector<int64_t>& shape, int dim, double spread,
+                  int cores = 0) {
   const bool backward = op == "softmax_bwd";
   const std::string guid = op + "_" + typeSuffix(t);
   SCOPED_TRACE(guid + " " + shapeName(shape) + " dim " + std::to_string(dim));
@@ -49,7 +50,7 @@ void checkSoftmax(const std::string& op, DType t, const std::vector<int64_t>& sh
     }
     inputs = {tensorOf(t, shape, randomValues(total, -2, 2, 77)), tensorOf(t, shape, y)};
   }
-  const auto out = runKernel(guid, inputs, {{t, shape}}, paramsOf(tpc_kernels_reduce_params{dim}));
+  const auto out = runKernel(guid, inputs, {{t, shape}}, paramsOf(tpc_kernels_reduce_params{dim}), cores);
   if (out.empty()) return;
   const auto got = bitsOfTensor(out[0]);
   Mismatches bad;
@@ -93,6 +94,18 @@ TEST(Softmax, EveryOperationTypeShapeAndDimension) {
     for (DType t : {DType::F32, DType::BF16})
       for (const auto& shape : rowShapes())
         for (int dim = 0; dim < static_cast<int>(shape.size()); ++dim) checkSoftmax(op, t, shape, dim, 8);
+}
+
+// The backward along dimensions 1-4 takes a core's columns four at a time, then the 1-3 left in one loop,
+// and dx four rows a step, then the rows left: 1 to 9 columns on one core and on three, 6 and 5 rows.
+TEST(Softmax, BackwardOuterDimensionsEveryCountOfColumnsPerCore) {
+  for (DType t : {DType::F32, DType::BF16})
+    for (int64_t vectors = 1; vectors <= 9; ++vectors) {
+      const int64_t width = vectors * (t == DType::F32 ? 64 : 128) - 7;
+      for (const auto& [shape, dim] : {std::pair<std::vector<int64_t>, int>{{6, width}, 1},
+                                       std::pair<std::vector<int64_t>, int>{{2, 5, width}, 2}})
+        for (int cores : {1, 3}) checkSoftmax("softmax_bwd", t, shape, dim, 8, cores);
+    }
 }
 
 TEST(Softmax, LargeLogitsDoNotOverflow) {
