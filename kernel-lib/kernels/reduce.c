@@ -304,35 +304,13 @@ void main(tensor x, tensor out, int dim, int n, float scale, int layout)
 #else
 #define SCALED(v) (v)
 #endif
-// Chains per column, for columns of COLS vectors: at least four in all (a bf16 vector is two f32 pieces).
-#define CHAINS_FOR(COLS) ((COLS) * NP >= 4 ? 1 : (COLS) * NP >= 2 ? 2 : 4)
-#define CHAINS_3 (NP == 1 ? 2 : 1)
-
 void main(tensor x, tensor out, int dim, int n, float scale, int layout)
 {
   int5 c = 0;
   const int5 unit = UNIT_INT5(dim);
   ROW_NOT_EMPTY(n);
-  // c[dim] is 0: the index space has one point along `dim`.
-  FOR_EACH_ROW(c, layout == 2,
-    int d0_ = d0Start;
-    for (; d0_ + 3 * LANES < d0End; d0_ += 4 * LANES) {
-      c[0] = d0_;
-      REDUCE_COLUMNS(c, 4, CHAINS_FOR(4))
-    }
-    c[0] = d0_;
-    const int left = (d0End - d0_) / LANES;
-    if (NP == 1 && left == 3) {
-      REDUCE_COLUMNS(c, 3, CHAINS_3)
-    } else if (left >= 2) {
-      REDUCE_COLUMNS(c, 2, CHAINS_FOR(2))
-      if (left == 3) {  /* bf16: the third column alone (a triple's set-up cost more than its loop saves) */
-        c[0] += 2 * LANES;
-        REDUCE_COLUMNS(c, 1, CHAINS_FOR(1))
-      }
-    } else if (left == 1) {
-      REDUCE_COLUMNS(c, 1, CHAINS_FOR(1))
-    })
+  // bf16's third column alone (a triple's set-up cost more than its loop saves).
+  FOR_EACH_COLUMN_GROUP(c, layout == 2, NP == 1, REDUCE_COLUMNS)
 }
 
 #endif

@@ -493,6 +493,33 @@ static inline float64 unpack_row(float64 packed, int r) {
 // Every lane is in its row: nothing to mask.
 #define MASK(k, v, identity) (v)
 
+// The columns (vectors of dimension 0) of every index-space row of this core's part, c[dim] = 0 (the index
+// space has one point along `dim`): COLUMNS(c, COLS, CH) for four at a time, then for the 1-3 left, with c
+// at the first. TRIPLE: three left in one call (else two, then one). CH: COLUMN_CHAINS(COLS).
+#define FOR_EACH_COLUMN_GROUP(c, space2d, TRIPLE, COLUMNS)                                   \
+  FOR_EACH_ROW(c, space2d,                                                                   \
+    int d0_ = d0Start;                                                                       \
+    for (; d0_ + 3 * LANES < d0End; d0_ += 4 * LANES) {                                      \
+      c[0] = d0_;                                                                            \
+      COLUMNS(c, 4, COLUMN_CHAINS(4))                                                        \
+    }                                                                                        \
+    c[0] = d0_;                                                                              \
+    const int left_ = (d0End - d0_) / LANES;                                                 \
+    if ((TRIPLE) && left_ == 3) {                                                            \
+      COLUMNS(c, 3, COLUMN_CHAINS(3))                                                        \
+    } else if (left_ >= 2) {                                                                 \
+      COLUMNS(c, 2, COLUMN_CHAINS(2))                                                        \
+      if (left_ == 3) {                                                                      \
+        c[0] += 2 * LANES;                                                                   \
+        COLUMNS(c, 1, COLUMN_CHAINS(1))                                                      \
+      }                                                                                      \
+    } else if (left_ == 1) {                                                                 \
+      COLUMNS(c, 1, COLUMN_CHAINS(1))                                                        \
+    })
+// Accumulator chains per column in a loop over COLS columns: at least four in all, an add's or a
+// multiply-accumulate's latency (a bf16 vector is two f32 pieces).
+#define COLUMN_CHAINS(COLS) ((COLS) * NP >= 4 ? 1 : (COLS) * NP >= 2 ? 2 : 4)
+
 // A one-dimensional tensor of n elements (gamma, beta) at the row's position `at`: one element, in every
 // lane of pieces like p.
 #if NP == 1

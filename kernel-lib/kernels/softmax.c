@@ -288,26 +288,12 @@ void main(tensor x, tensor out, int dim, int n, int layout)
       at_[0] += LANES;                                                                       \
     }                                                                                        \
   }
-// Chains per column, for COLS columns: at least four in all (a bf16 vector is two f32 pieces).
-#define CHAINS_FOR(COLS) ((COLS) * NP >= 4 ? 1 : (COLS) * NP >= 2 ? 2 : 4)
-
 void main(tensor dy, tensor y, tensor dx, int dim, int n, int layout)
 {
   int5 c = 0;
   const int5 unit = UNIT_INT5(dim);
   ROW_NOT_EMPTY(n);
-  // c[dim] is 0: the index space has one point along `dim`.
-  FOR_EACH_ROW(c, layout == 2,
-    int d0_ = d0Start;
-    for (; d0_ + 3 * LANES < d0End; d0_ += 4 * LANES) {
-      c[0] = d0_;
-      BWD_COLUMNS(c, 4, CHAINS_FOR(4))
-    }
-    c[0] = d0_;
-    const int left = (d0End - d0_) / LANES;
-    if (left == 3) BWD_COLUMNS(c, 3, CHAINS_FOR(3))
-    else if (left == 2) BWD_COLUMNS(c, 2, CHAINS_FOR(2))
-    else if (left == 1) BWD_COLUMNS(c, 1, CHAINS_FOR(1)))
+  FOR_EACH_COLUMN_GROUP(c, layout == 2, 1, BWD_COLUMNS)
 }
 
 #endif
