@@ -250,44 +250,24 @@ void main(tensor x, tensor out, int dim, int n, float scale, int layout)
 #else  // AXIS_OUTER: the lanes are separate rows, stored as they are.
 
 // COLS columns from c (vectors of dimension 0, LANES elements apart), each reduced along `dim` over its n
-// rows in one loop, and stored: a core's columns of a row of the index space go four at a time, so that
-// the loop's set-up, fill and drain and the chains' combination are paid once per four columns (a loop per
-// column paid them for each: half the cycles at a few columns per core). A row's COLS loads feed COLS x CH
-// chains, CH rows a step, at least four chains in all (the adds' latency); the rows left over from whole
-// steps come after, on chain 0. Both loops stay rolled: a step already holds COLS x CH loads, and copies
-// only lengthen the fill and drain (reduce_sum f32 over 64 rows measured 7-20% slower with 2 to 16).
+// rows in one loop (rows.h, COLUMN_ROWS) and stored: a core's columns of a row of the index space go four
+// at a time (FOR_EACH_COLUMN_GROUP), so that the loop's set-up, fill and drain and the chains' combination
+// are paid once per four columns (a loop per column paid them for each: half the cycles at a few columns
+// per core). The loops stay rolled (reduce_sum f32 over 64 rows measured 7-20% slower with 2 to 16
+// copies).
+#define REDUCE_STEP(at, b, j)                                                                \
+  {                                                                                          \
+    float64 p_[NP];                                                                          \
+    LD_PIECES(at, x, p_);                                                                    \
+    _Pragma("unroll") for (int k = 0; k < NP; k++) ch_[b][j][k] = COMBINE(ch_[b][j][k], p_[k]); \
+  }
 #define REDUCE_COLUMNS(c, COLS, CH)                                                          \
   {                                                                                          \
     float64 ch_[COLS][CH][NP];                                                               \
     _Pragma("unroll") for (int b = 0; b < (COLS); b++)                                       \
       _Pragma("unroll") for (int j = 0; j < (CH); j++)                                       \
         _Pragma("unroll") for (int k = 0; k < NP; k++) ch_[b][j][k] = IDENTITY;              \
-    const int steps_ = n / (CH) * (CH);                                                      \
-    int5 row_[CH];                                                                           \
-    _Pragma("unroll") for (int j = 0; j < (CH); j++) row_[j] = c + unit * j;                 \
-    _Pragma("unroll 1") for (int r_ = 0; r_ < steps_; r_ += (CH)) {                         \
-      _Pragma("unroll") for (int j = 0; j < (CH); j++) {                                     \
-        int5 at_ = row_[j];                                                                  \
-        _Pragma("unroll") for (int b = 0; b < (COLS); b++) {                                 \
-          float64 p_[NP];                                                                    \
-          LD_PIECES(at_, x, p_);                                                             \
-          _Pragma("unroll") for (int k = 0; k < NP; k++) ch_[b][j][k] = COMBINE(ch_[b][j][k], p_[k]); \
-          at_[0] += LANES;                                                                   \
-        }                                                                                    \
-        row_[j] += unit * (CH);                                                              \
-      }                                                                                      \
-    }                                                                                        \
-    int5 left_ = row_[0];                                                                    \
-    _Pragma("unroll 1") for (int r_ = steps_; r_ < n; r_++) {                                \
-      int5 at_ = left_;                                                                      \
-      _Pragma("unroll") for (int b = 0; b < (COLS); b++) {                                   \
-        float64 p_[NP];                                                                      \
-        LD_PIECES(at_, x, p_);                                                               \
-        _Pragma("unroll") for (int k = 0; k < NP; k++) ch_[b][0][k] = COMBINE(ch_[b][0][k], p_[k]); \
-        at_[0] += LANES;                                                                     \
-      }                                                                                      \
-      left_ += unit;                                                                         \
-    }                                                                                        \
+    COLUMN_ROWS(c, COLS, CH, REDUCE_STEP)                                                    \
     int5 at_ = c;                                                                            \
     _Pragma("unroll") for (int b = 0; b < (COLS); b++) {                                     \
       _Pragma("unroll") for (int s_ = 1; s_ < (CH); s_ *= 2)                                 \
@@ -304,6 +284,7 @@ void main(tensor x, tensor out, int dim, int n, float scale, int layout)
 #else
 #define SCALED(v) (v)
 #endif
+
 void main(tensor x, tensor out, int dim, int n, float scale, int layout)
 {
   int5 c = 0;

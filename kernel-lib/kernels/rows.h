@@ -519,6 +519,35 @@ static inline float64 unpack_row(float64 packed, int r) {
 // Accumulator chains per column in a loop over COLS columns: at least four in all, an add's or a
 // multiply-accumulate's latency (a bf16 vector is two f32 pieces).
 #define COLUMN_CHAINS(COLS) ((COLS) * NP >= 4 ? 1 : (COLS) * NP >= 2 ? 2 : 4)
+// The n rows along `dim` (`unit` its step) of COLS columns from c: STEP(at, b, j) for column b at `at` into
+// chain j, CH rows a step each on a coordinate of its own (one coordinate stepped row by row would make the
+// unrolled rows a chain of index-register adds), then the rows left from whole steps on chain 0. Both loops
+// stay rolled: a step already holds COLS x CH rows' loads, and copies only lengthen the fill and drain.
+#define COLUMN_ROWS(c, COLS, CH, STEP)                                                       \
+  {                                                                                          \
+    const int steps_ = n / (CH) * (CH);                                                      \
+    int5 row_[CH];                                                                           \
+    _Pragma("unroll") for (int j = 0; j < (CH); j++) row_[j] = c + unit * j;                 \
+    _Pragma("unroll 1") for (int r_ = 0; r_ < steps_; r_ += (CH)) {                         \
+      _Pragma("unroll") for (int j = 0; j < (CH); j++) {                                     \
+        int5 at_ = row_[j];                                                                  \
+        _Pragma("unroll") for (int b = 0; b < (COLS); b++) {                                 \
+          STEP(at_, b, j)                                                                    \
+          at_[0] += LANES;                                                                   \
+        }                                                                                    \
+        row_[j] += unit * (CH);                                                              \
+      }                                                                                      \
+    }                                                                                        \
+    int5 left_ = row_[0];                                                                    \
+    _Pragma("unroll 1") for (int r_ = steps_; r_ < n; r_++) {                                \
+      int5 at_ = left_;                                                                      \
+      _Pragma("unroll") for (int b = 0; b < (COLS); b++) {                                   \
+        STEP(at_, b, 0)                                                                      \
+        at_[0] += LANES;                                                                     \
+      }                                                                                      \
+      left_ += unit;                                                                         \
+    }                                                                                        \
+  }
 
 // A one-dimensional tensor of n elements (gamma, beta) at the row's position `at`: one element, in every
 // lane of pieces like p.

@@ -219,40 +219,20 @@ void main(tensor x, tensor out, int dim, int n, int layout)
 // paid them for each: at 2-3 columns per core f32 1,083 cycles to 921, bf16 2,266 to 2,206). A step of the sums' loop takes a row
 // of the COLS columns into CH chains each, at least four chains in all (a multiply-accumulate's latency);
 // the rows left over from whole steps go on chain 0.
+#define BWD_SUM_STEP(at, b, j)                                                               \
+  {                                                                                          \
+    float64 g_[NP], p_[NP];                                                                  \
+    LD_PIECES(at, dy, g_);                                                                   \
+    LD_PIECES(at, y, p_);                                                                    \
+    _Pragma("unroll") for (int k = 0; k < NP; k++) s_[b][j][k] = v_f32_mac_b(g_[k], p_[k], s_[b][j][k]); \
+  }
 #define BWD_COLUMNS(c, COLS, CH)                                                             \
   {                                                                                          \
     float64 s_[COLS][CH][NP];                                                                \
     _Pragma("unroll") for (int b = 0; b < (COLS); b++)                                       \
       _Pragma("unroll") for (int j = 0; j < (CH); j++)                                       \
         _Pragma("unroll") for (int k = 0; k < NP; k++) s_[b][j][k] = 0.0f;                   \
-    const int steps_ = n / (CH) * (CH);                                                      \
-    int5 row_[CH];                                                                           \
-    _Pragma("unroll") for (int j = 0; j < (CH); j++) row_[j] = c + unit * j;                 \
-    _Pragma("unroll 1") for (int r_ = 0; r_ < steps_; r_ += (CH)) {                         \
-      _Pragma("unroll") for (int j = 0; j < (CH); j++) {                                     \
-        int5 at_ = row_[j];                                                                  \
-        _Pragma("unroll") for (int b = 0; b < (COLS); b++) {                                 \
-          float64 g_[NP], p_[NP];                                                            \
-          LD_PIECES(at_, dy, g_);                                                            \
-          LD_PIECES(at_, y, p_);                                                             \
-          _Pragma("unroll") for (int k = 0; k < NP; k++) s_[b][j][k] = v_f32_mac_b(g_[k], p_[k], s_[b][j][k]); \
-          at_[0] += LANES;                                                                   \
-        }                                                                                    \
-        row_[j] += unit * (CH);                                                              \
-      }                                                                                      \
-    }                                                                                        \
-    int5 left_ = row_[0];                                                                    \
-    _Pragma("unroll 1") for (int r_ = steps_; r_ < n; r_++) {                                \
-      int5 at_ = left_;                                                                      \
-      _Pragma("unroll") for (int b = 0; b < (COLS); b++) {                                   \
-        float64 g_[NP], p_[NP];                                                              \
-        LD_PIECES(at_, dy, g_);                                                              \
-        LD_PIECES(at_, y, p_);                                                               \
-        _Pragma("unroll") for (int k = 0; k < NP; k++) s_[b][0][k] = v_f32_mac_b(g_[k], p_[k], s_[b][0][k]); \
-        at_[0] += LANES;                                                                     \
-      }                                                                                      \
-      left_ += unit;                                                                         \
-    }                                                                                        \
+    COLUMN_ROWS(c, COLS, CH, BWD_SUM_STEP)                                                   \
     float64 sum_[COLS][NP];                                                                  \
     _Pragma("unroll") for (int b = 0; b < (COLS); b++)                                       \
       _Pragma("unroll") for (int k = 0; k < NP; k++) sum_[b][k] = COMBINE_CH(ADD_F32, s_[b], CH, k); \
