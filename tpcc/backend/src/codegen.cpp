@@ -785,7 +785,7 @@ obj::KernelObject generateObject(llvm::Module& module, const KernelSignature& si
     forwardCopies(mf);
     eliminateDeadCode(mf);
     legalizeImmediates(mf);
-    hoistBranchConditions(mf);
+    if (options.mergeStraightBlocks) hoistBranchConditions(mf);
     ModuloResult modulo;
     const bool scheduled = moduloScheduleLoops(mf, retries.plan(), &modulo) > 0;
     if (scheduled) {

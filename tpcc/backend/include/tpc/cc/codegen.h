@@ -89,8 +89,9 @@ struct CodegenOptions {
   // When modulo-scheduled loops run out of registers: compile them again without overlapping
   // iterations (true), or fail with CodegenError(outOfRegisters) so that the driver unrolls less.
   bool flatWhenOutOfRegisters = true;
-  // Join blocks that control always runs straight through, so that bundles fill across them (not at -O0,
-  // where each statement's code stays where a debugger's step expects it).
+  // Join blocks that control always runs straight through, so that bundles fill across them, and compute
+  // branch conditions a block early (not at -O0, where each statement's code stays where a debugger's
+  // step expects it).
   bool mergeStraightBlocks = true;
 };
 
