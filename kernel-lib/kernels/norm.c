@@ -19,7 +19,8 @@
 // ROW_SUMS_FOUR), after the 1-3 rows beyond a multiple of four in one loop: at 32 rows per core 9,709 to
 // 8,438 cycles in f32, 15,792 to 15,408 in bf16 (its sums stay two rows: four measured 17,602);
 // layernorm's loops of four rows ran out of registers (1.4-1.8 times slower), and f32 takes only a batch of
-// exactly three rows in one loop (LAYERNORM_THREE).
+// exactly three rows in one loop (LAYERNORM_THREE). rmsnorm keeps a batch of 1-3 rows in registers
+// (RMS_DIRECT: each row's own lane tree, one square root for the packed rows).
 #if defined(OP_LAYERNORM_BWD)
 #define ROW_CHAINS 8
 #else
@@ -240,19 +241,19 @@ void main(tensor x, tensor gamma, tensor y, tensor rstd, int n, float eps, float
       else if (rows == 2) RMS_DIRECT(c, 2)
       else RMS_DIRECT(c, 1)
     } else {
-    __builtin_assume(rows > 3);
-    BATCH_ROW_SUMS(c, x, n, row0, rows, batch_sum, SQUARE_STEP)
-    // Past `rows` the values are stale and unused.
-    const float64 r = v_rsqrt_f32(v_f32_mac_b(BATCH_SUM(batch_sum), invN, eps));
-    _Pragma("unroll") for (int b = 0; b < ROW_BATCH; b++) batch_rstd[b] = unpack_batch(r, b);
-    // The 1-3 rows beyond a multiple of four in one loop, then four rows per loop (gamma loaded once for
-    // the rows of a loop; a loop of two and one of one paid two set-ups, fills and drains).
-    const int rest = rows & 3;
-    if (rest == 3) RMS_WRITE_ROWS(c, 3, batch_rstd)
-    else if (rest == 2) RMS_WRITE_ROWS(c, 2, batch_rstd)
-    else if (rest == 1) RMS_WRITE_ROWS(c, 1, batch_rstd)
-    b = rest;
-    _Pragma("unroll 1") do RMS_WRITE_ROWS(c, 4, batch_rstd) while ((b += 4) < rows);
+      __builtin_assume(rows > 3);
+      BATCH_ROW_SUMS(c, x, n, row0, rows, batch_sum, SQUARE_STEP)
+      // Past `rows` the values are stale and unused.
+      const float64 r = v_rsqrt_f32(v_f32_mac_b(BATCH_SUM(batch_sum), invN, eps));
+      _Pragma("unroll") for (int b = 0; b < ROW_BATCH; b++) batch_rstd[b] = unpack_batch(r, b);
+      // The 1-3 rows beyond a multiple of four in one loop, then four rows per loop (gamma loaded once
+      // for the rows of a loop; a loop of two and one of one paid two set-ups, fills and drains).
+      const int rest = rows & 3;
+      if (rest == 3) RMS_WRITE_ROWS(c, 3, batch_rstd)
+      else if (rest == 2) RMS_WRITE_ROWS(c, 2, batch_rstd)
+      else if (rest == 1) RMS_WRITE_ROWS(c, 1, batch_rstd)
+      b = rest;
+      _Pragma("unroll 1") do RMS_WRITE_ROWS(c, 4, batch_rstd) while ((b += 4) < rows);
     })
 }
 

@@ -214,11 +214,10 @@ void main(tensor x, tensor out, int dim, int n, int layout)
 #else  // OP_SOFTMAX_BWD
 
 // COLS columns from c (vectors of dimension 0, LANES elements apart), their lanes rows along `dim` (n long):
-// sum(dy y) of each in one loop, then dx in one loop. A core's columns of an index-space row go four at a
-// time, so that both loops' set-up, fill and drain are paid once per four columns (a loop pair per column
-// paid them for each: at 2-3 columns per core f32 1,083 cycles to 921, bf16 2,266 to 2,206). A step of the sums' loop takes a row
-// of the COLS columns into CH chains each, at least four chains in all (a multiply-accumulate's latency);
-// the rows left over from whole steps go on chain 0.
+// sum(dy y) of each in one loop (rows.h, COLUMN_ROWS), then dx in one loop. A core's columns of an
+// index-space row go four at a time (FOR_EACH_COLUMN_GROUP), so that both loops' set-up, fill and drain are
+// paid once per four columns (a loop pair per column paid them for each: at 2-3 columns per core f32 1,083
+// cycles to 912, bf16 2,266 to 2,196).
 #define BWD_SUM_STEP(at, b, j)                                                               \
   {                                                                                          \
     float64 g_[NP], p_[NP];                                                                  \
