@@ -225,9 +225,9 @@ static inline float64 unpack_row(float64 packed, int r) {
   return as_float64(__lane_shuffle_u32(as_uint64(packed), as_uchar256((uint64)(16 * r))));
 }
 
-// A lane tree's shuffle patterns (lane ^ 32, ..., lane ^ 1), made where a kernel starts (its vector slot
-// idle while the scalar slot sets up) rather than after a row's loop, where they took the vector slot from
-// the tree; LANE_TREE(f, v, swaps) is f over the lanes of v, in every lane (v_f32_reduce_add's butterfly).
+// A lane tree's shuffle patterns (lane ^ 32, ..., lane ^ 1), made before a row loop (whose first cycles
+// leave the vector slot idle) rather than after it, where they took the vector slot from the tree;
+// LANE_TREE(f, v, swaps) is f over the lanes of v, in every lane (v_f32_reduce_add's butterfly).
 #define LANE_SWAPS(swaps)                                                                     \
   uchar256 swaps[6];                                                                          \
   {                                                                                           \
