@@ -127,9 +127,11 @@ void duplicateShortTails(MFunction& mf) {
       append(from, tail.insts, end);
       continue;
     }
-    // The copy ends as the tail does, with one jump at most (the one saved): going on by halting or into
-    // the block after `from`, or its condition's target being that block (the scheduler jumps on the
-    // opposite condition), or a block that only halts (the same, halting in place).
+    // The copy ends as the tail does: going on by halting or into the block after `from`, or its
+    // condition's target being that block (the scheduler jumps on the opposite condition), or a block that
+    // only halts (the same, halting in place). A tail that decides between two other blocks ends in both
+    // jumps: the decision taken costs one jump instead of two, and its compare shares from's bundles. A
+    // tail that only jumps on would need a jump of its own: nothing saved.
     if (end.condTarget >= 0 && end.next != -1 && end.next != after && end.condTarget != after &&
         onlyHalts(mf.blocks[static_cast<size_t>(end.condTarget)])) {
       end.condTarget = end.next;
