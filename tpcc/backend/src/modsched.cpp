@@ -586,6 +586,27 @@ RegFile tooFewRegisters(const std::array<int, 8>& live, int margin) {
   return RegFile::None;
 }
 
+// The fallback loop's body: in program order, unless that keeps more vectors alive than the core has (a
+// body that makes 44 products before it sums them); then in the order of one iteration of the modulo
+// schedule (by cycle, then program order; every dependence within an iteration holds there), which needs
+// at most what the schedule keeps live. Program order is kept where it fits: the order the list scheduler
+// starts from changes the registers allocation picks, and with them the bundles (softmax_bwd bf16 took 10%
+// longer with its fallback loop in schedule order). Judged on vectors alone: a flat body's figure for index
+// registers is far above what allocation needs (34 for softmax, which allocates).
+std::vector<MInst> fallbackBody(const std::vector<MInst>& body, const std::vector<int>& times) {
+  const int n = static_cast<int>(body.size());
+  std::vector<int> position(body.size());
+  std::iota(position.begin(), position.end(), 0);
+  const int vectors = maxLive(body, position, n + 1)[static_cast<size_t>(RegFile::V)];
+  if (vectors <= isa::regFileSize(RegFile::V)) return body;
+  std::vector<size_t> order(body.size());
+  std::iota(order.begin(), order.end(), size_t{0});
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return times[a] < times[b]; });
+  std::vector<MInst> out;
+  for (size_t i : order) out.push_back(body[i]);
+  return out;
+}
+
 }  // namespace
 
 // Earliest times that satisfy every dependence at this II, or empty when a recurrence does not fit.
@@ -682,7 +703,7 @@ int moduloScheduleLoops(MFunction& mf, const ModuloPlan& plan, ModuloResult* res
           chainTries.push_back(std::move(ranks));
       }
       const std::vector<int>* chainRanks = nullptr;
-      bool staggered = false;
+      bool staggered = false, swingForRegisters = false;
       const auto attemptOnce = [&](int at, Candidate* c) {
         // The iterative scheduler first: its schedules have the better record with the register allocator
         // (the swing scheduler's can keep more vectors alive). A swing schedule is taken only when it gains
@@ -692,8 +713,10 @@ int moduloScheduleLoops(MFunction& mf, const ModuloPlan& plan, ModuloResult* res
         // all-pairs path table.
         int found = at;
         std::vector<int> times;
-        if (swingFirst && !(times = swingSchedule(insts, edges, at)).empty()) {
+        if ((swingFirst || swingForRegisters) && !(times = swingSchedule(insts, edges, at, swingForRegisters)).empty()) {
           if (debug) std::fprintf(stderr, "  swing schedule at II %d\n", at);
+        } else if (swingForRegisters) {
+          return false;
         } else if (times = scheduleAt(insts, edges, at); times.empty() && n <= kSwingMaxInstructions && at <= near + near / 16) {
           times = swingSchedule(insts, edges, at);
           for (int later = at + 1; !times.empty() && later <= at + at / 16; ++later)
@@ -751,6 +774,18 @@ int moduloScheduleLoops(MFunction& mf, const ModuloPlan& plan, ModuloResult* res
           if (ok && debug) std::fprintf(stderr, "  II %d: chains one after another (try %zu)\n", c->ii, k + 1);
         }
         staggered = false;
+        // Last a swing schedule ordered by latest starts (an operand made for one late user placed next to
+        // it), which keeps values alive for less time: a chain of sums over shared products
+        // (many_live_vectors) needs 80 vectors in the iterative scheduler's order and fits in 40 in this one.
+        // Only where copies may carry values beyond II, the trials meant for long lifetimes: in a trial
+        // without them it would take an II that a trial with copies reaches in fewer stages (rmsnorm f32:
+        // 3 stages at II 32 against 2, 2% slower at 32 rows per core).
+        if (!ok && expanding && !swingFirst && n <= kSwingMaxInstructions) {
+          swingForRegisters = true;
+          ok = attemptOnce(at, c);
+          swingForRegisters = false;
+          if (ok && debug) std::fprintf(stderr, "  II %d: swing schedule for registers\n", c->ii);
+        }
         return ok;
       };
       // The smallest II that works, each II in turn for the first few, then in growing steps (a body
@@ -896,7 +931,7 @@ int moduloScheduleLoops(MFunction& mf, const ModuloPlan& plan, ModuloResult* res
     fallbackPre.next = body + 5;
     MBlock& b = mf.blocks[static_cast<size_t>(body)];
     renameFallbackLocals(mf, body, unexpanded);
-    b.insts = unexpanded;
+    b.insts = fallbackBody(unexpanded, t);
     b.next = newExit;
     for (MBlock* part : {&pro, &kernelPre, &k, &epi}) part->moduloLoop = loop;
     mf.blocks.insert(mf.blocks.begin() + body, {pro, kernelPre, k, epi, fallbackPre});

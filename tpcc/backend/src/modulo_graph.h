@@ -76,6 +76,7 @@ std::array<int, 8> maxLive(const std::vector<MInst>& body, const std::vector<int
 
 // Swing modulo scheduling at this II: times per instruction, or empty when it finds no schedule (see
 // swing_schedule.cpp).
-std::vector<int> swingSchedule(const std::vector<MInst>& body, const std::vector<ModuloEdge>& edges, int ii);
+std::vector<int> swingSchedule(const std::vector<MInst>& body, const std::vector<ModuloEdge>& edges, int ii,
+                               bool shortLives = false);
 
 }  // namespace tpc::cc

@@ -14,8 +14,15 @@
 //
 // where "allow" counts every placed instruction with a path to or from this one, not only neighbours.
 // Instructions whose recurrences leave them at least half of II are placed after every tight one, and
-// those on no recurrence last. When an instruction finds no slot, its group starts again with its first
-// instruction a cycle further on, at most II times; then this II fails.
+// those on no recurrence last, in one swing with every recurrence that leaves at least half of II (a
+// load's and a store's coordinates): ordered on their own, such small recurrences would be placed first
+// and pin both ends of a long chain between them with no slack. When an instruction finds no slot, its
+// group starts again with its first instruction a cycle further on, at most II times; then this II fails.
+//
+// For a body whose registers do not fit (modsched.cpp), the bottom-up order can follow each instruction's
+// latest start instead of its depth (`shortLives`): an operand made for one late user is then ordered, and
+// placed, next to that user, where by depth every operand of the body would wait until all instructions
+// of greater depth were placed, and find its slots far from its user.
 #include <algorithm>
 #include <limits>
 
@@ -86,8 +93,8 @@ Graph buildGraph(int n, const std::vector<ModuloEdge>& edges, int ii) {
   return g;
 }
 
-// The recurrences (strongly connected components with a cycle), the least room first, then one set of
-// the instructions on none.
+// The recurrences (strongly connected components with a cycle) whose longest cycle leaves less than half
+// of II, the least room first, then one set of the instructions on none and on the roomier ones.
 std::vector<std::vector<int>> recurrenceSets(const Graph& g, bool& hasRest) {
   std::vector<std::pair<int, std::vector<int>>> sets;  // (longest cycle, members)
   std::vector<int> rest;
@@ -110,7 +117,14 @@ std::vector<std::vector<int>> recurrenceSets(const Graph& g, bool& hasRest) {
   }
   std::stable_sort(sets.begin(), sets.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
   std::vector<std::vector<int>> out;
-  for (auto& [cycle, members] : sets) out.push_back(std::move(members));
+  for (auto& [cycle, members] : sets) {
+    if (-2 * cycle >= g.ii) {
+      rest.insert(rest.end(), members.begin(), members.end());
+      continue;
+    }
+    out.push_back(std::move(members));
+  }
+  std::sort(rest.begin(), rest.end());
   hasRest = !rest.empty();
   if (hasRest) out.push_back(std::move(rest));
   return out;
@@ -118,7 +132,8 @@ std::vector<std::vector<int>> recurrenceSets(const Graph& g, bool& hasRest) {
 
 // The swing order of each set; `upwards` marks instructions ordered as predecessors (bottom-up).
 std::vector<std::vector<int>> swingOrder(const Graph& g, const std::vector<MInst>& body,
-                                         const std::vector<std::vector<int>>& sets, std::vector<char>& upwards) {
+                                         const std::vector<std::vector<int>>& sets, std::vector<char>& upwards,
+                                         bool shortLives) {
   std::vector<std::vector<int>> out;
   std::vector<int> order;
   std::vector<char> ordered(static_cast<size_t>(g.n), 0), inSet(static_cast<size_t>(g.n), 0);
@@ -170,6 +185,9 @@ std::vector<std::vector<int>> swingOrder(const Graph& g, const std::vector<MInst
         };
         auto best = std::min_element(ready.begin(), ready.end(), [&](int a, int b) {
           if (waits(a) != waits(b)) return !waits(a);
+          // Bottom-up by the latest start (length - height): an operand made only for one late user is
+          // ordered next to that user, not after every instruction of greater depth.
+          if (shortLives && bottomUp && at(g.height, a) != at(g.height, b)) return at(g.height, a) < at(g.height, b);
           const int ka = bottomUp ? at(g.depth, a) : at(g.height, a), kb = bottomUp ? at(g.depth, b) : at(g.height, b);
           if (ka != kb) return ka > kb;
           if (g.mobility(a) != g.mobility(b)) return g.mobility(a) < g.mobility(b);
@@ -279,13 +297,14 @@ class Placement {
 
 }  // namespace
 
-std::vector<int> swingSchedule(const std::vector<MInst>& body, const std::vector<ModuloEdge>& edges, int ii) {
+std::vector<int> swingSchedule(const std::vector<MInst>& body, const std::vector<ModuloEdge>& edges, int ii,
+                               bool shortLives) {
   const Graph g = buildGraph(static_cast<int>(body.size()), edges, ii);
   if (g.asap.empty()) return {};
   bool hasRest = false;
   std::vector<char> upwards;
   const std::vector<std::vector<int>> groups =
-      placementGroups(g, swingOrder(g, body, recurrenceSets(g, hasRest), upwards), hasRest);
+      placementGroups(g, swingOrder(g, body, recurrenceSets(g, hasRest), upwards, shortLives), hasRest);
   Placement placement(g, body, upwards);
   for (const std::vector<int>& group : groups) {
     bool placed = false;
