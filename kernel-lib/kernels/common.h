@@ -168,6 +168,73 @@
     }                                                                                                  \
   }
 
+// Every point of this core's part, as FOR_EACH_POINT_FLAT visits them, but on a part of at least `u` rows
+// (u a power of two, at most 16) in bands of rows: a band's rows side by side, each on a coordinate of its
+// own, all stepped one point along dimension 0 per iteration. A band's loop has no row to wrap to: a
+// hardware loop with no scalar instruction of its own, so a body of one load and one store runs at its
+// one coordinate step per point, where the flat loop's wraps cost four or five more scalar instructions
+// each iteration. Bands of u rows, then at most one each of u/2, u/4, ..., 1 for the rows left. On fewer
+// rows, FOR_EACH_POINT_FLAT with `flatU` points per iteration: two or three rows would be two or three
+// small bands, each with its own fill and drain. Short rows do not matter: there the flat loop wraps
+// every iteration.
+#define FOR_EACH_POINT_BANDED(c, width, u, flatU, space2d, ...)                                          \
+  {                                                                                                    \
+    const int5 size0_ = get_index_space_size();                                                        \
+    if (size0_[1] < (u)) {                                                                             \
+      FOR_EACH_POINT_FLAT(c, width, flatU, space2d, __VA_ARGS__)                                       \
+    } else {                                                                                           \
+      const int5 start_ = get_index_space_offset();                                                    \
+      const int5 size_ = size0_;                                                                       \
+      const int w_ = (width);                                                                          \
+      const int5 one_ = {w_, 0, 0, 0, 0}, nextRow_ = {0, 1, 0, 0, 0};                                  \
+      int5 row_ = start_;                                                                              \
+      row_[0] = start_[0] * w_;                                                                        \
+      if (space2d) {                                                                                   \
+        BANDS_(c, u, __VA_ARGS__)                                                                      \
+      } else {                                                                                         \
+        for (int d4_ = start_[4]; d4_ < start_[4] + size_[4]; d4_++)                                   \
+          for (int d3_ = start_[3]; d3_ < start_[3] + size_[3]; d3_++)                                 \
+            for (int d2_ = start_[2]; d2_ < start_[2] + size_[2]; d2_++) {                             \
+              row_[2] = d2_;                                                                           \
+              row_[3] = d3_;                                                                           \
+              row_[4] = d4_;                                                                           \
+              BANDS_(c, u, __VA_ARGS__)                                                                \
+            }                                                                                          \
+      }                                                                                                \
+    }                                                                                                  \
+  }
+
+// FOR_EACH_POINT_BANDED's bands over the rows of dimension 1 from row_ (u at most 16).
+#define BANDS_(c, u, ...)                                                                              \
+  {                                                                                                    \
+    int5 band_ = row_;                                                                                 \
+    int left_ = size_[1];                                                                              \
+    BAND_(c, (u), while, __VA_ARGS__)                                                                  \
+    BAND_(c, (u) / 2, if, __VA_ARGS__)                                                                 \
+    BAND_(c, (u) / 4, if, __VA_ARGS__)                                                                 \
+    BAND_(c, (u) / 8, if, __VA_ARGS__)                                                                 \
+    BAND_(c, (u) / 16, if, __VA_ARGS__)                                                                \
+  }
+
+// One band of `v` rows from band_ (none when v is 0), repeated while (or if) left_ has that many.
+#define BAND_(c, v, kind, ...)                                                                         \
+  kind ((v) > 0 && left_ >= (v)) {                                                                     \
+    int5 at_[(v) > 0 ? (v) : 1];                                                                       \
+    at_[0] = band_;                                                                                    \
+    _Pragma("unroll") for (int k_ = 1; k_ < (v); k_++) at_[k_] = at_[k_ - 1] + nextRow_;               \
+    const int points_ = size_[0];                                                                      \
+    __builtin_assume(points_ >= 1);                                                                    \
+    _Pragma("unroll 1") for (int p_ = 0; p_ < points_; p_++) {                                         \
+      _Pragma("unroll") for (int k_ = 0; k_ < (v); k_++) {                                             \
+        int5 c = at_[k_];                                                                              \
+        __VA_ARGS__                                                                                    \
+      }                                                                                                \
+      _Pragma("unroll") for (int k_ = 0; k_ < (v); k_++) at_[k_] += one_;                              \
+    }                                                                                                  \
+    band_[1] += (v);                                                                                   \
+    left_ -= (v);                                                                                      \
+  }
+
 // FOR_EACH_POINT_FLAT's two loops over the rows of dimension 1 from row_.
 #define FLAT_ROWS_(c, u, ...)                                                                          \
   if (hasGroups_) {                                                                                    \

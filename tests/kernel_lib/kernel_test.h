@@ -135,6 +135,13 @@ inline std::vector<std::vector<int64_t>> flatLoopShapes(DType t) {
   const int64_t lanes = t == DType::F32 ? 64 : 128;
   return {{5, 32 * lanes}, {7, 35 * lanes + 9}, {9, 3 * lanes}, {2, 3, 17 * lanes}, {3, 2, 2, 16 * lanes + 1}};
 }
+// Shapes for the kernels that walk parts of 16 rows or more in bands of rows (common.h,
+// FOR_EACH_POINT_BANDED) on one core: 31 rows (a band of each size: 16, 8, 4, 2, 1), 47 rows of one
+// partial vector, 16 rows exactly, and 23 rows in each of two planes of dimension 2.
+inline std::vector<std::vector<int64_t>> bandedShapes(DType t) {
+  const int64_t lanes = t == DType::F32 ? 64 : 128;
+  return {{31, 3 * lanes + 5}, {47, 7}, {16, lanes}, {2, 23, 2 * lanes}};
+}
 
 // The rows along TPC dimension `dim` (NumPy axis rank-1-dim) of a row-major tensor: for each element of
 // the reduced shape (that axis of size 1), in row-major order, the flat indices of its row in order.

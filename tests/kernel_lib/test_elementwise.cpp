@@ -80,6 +80,17 @@ TEST(Unary, WholeGroupsRowsAndTailsInOneLoop) {
   }
 }
 
+// relu, abs and neg on parts of 16 rows or more: bands of rows side by side (common.h,
+// FOR_EACH_POINT_BANDED), every band size, the rows left after them, two planes of dimension 2.
+TEST(Unary, BandsOfRowsAndTheRowsLeft) {
+  for (const UnaryCase& c : kUnary) {
+    const std::string op = c.op;
+    if (op != "relu" && op != "abs" && op != "neg") continue;
+    for (DType t : {DType::F32, DType::BF16})
+      for (const std::vector<int64_t>& shape : bandedShapes(t)) checkUnary(c, t, shape, 0.01f, 0, 1);
+  }
+}
+
 TEST(Unary, ParametersReachTheKernel) {
   for (DType t : {DType::F32, DType::BF16}) {
     checkUnary(kUnary[2], t, {3, 130}, 0.25f, 0);   // leaky_relu's slope
@@ -362,6 +373,13 @@ TEST(Elementwise, WholeGroupsRowsAndTailsInOneLoop) {
     for (const CastCase& c : kCasts)
       for (const std::vector<int64_t>& shape : flatLoopShapes(DType::F32)) checkCast(c, shape, rng, cores);
   }
+}
+
+// The casts on parts of 16 rows or more, in bands of rows (common.h, FOR_EACH_POINT_BANDED).
+TEST(Cast, BandsOfRowsAndTheRowsLeft) {
+  std::mt19937 rng(47);
+  for (const CastCase& c : kCasts)
+    for (const std::vector<int64_t>& shape : bandedShapes(DType::F32)) checkCast(c, shape, rng, 1);
 }
 
 }  // namespace
