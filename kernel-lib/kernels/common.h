@@ -154,18 +154,23 @@
     const int5 one_ = {w_, 0, 0, 0, 0};                                                                \
     int5 row_ = start_;                                                                                \
     row_[0] = start_[0] * w_;                                                                          \
-    if (space2d) {                                                                                     \
-      FLAT_ROWS_(c, u, __VA_ARGS__)                                                                    \
-    } else {                                                                                           \
-      for (int d4_ = start_[4]; d4_ < start_[4] + size_[4]; d4_++)                                     \
-        for (int d3_ = start_[3]; d3_ < start_[3] + size_[3]; d3_++)                                   \
-          for (int d2_ = start_[2]; d2_ < start_[2] + size_[2]; d2_++) {                               \
-            row_[2] = d2_;                                                                             \
-            row_[3] = d3_;                                                                             \
-            row_[4] = d4_;                                                                             \
-            FLAT_ROWS_(c, u, __VA_ARGS__)                                                              \
-          }                                                                                            \
-    }                                                                                                  \
+    EACH_PLANE_(space2d, FLAT_ROWS_(c, u, __VA_ARGS__))                                                \
+  }
+
+// The planes of dimensions 2-4 of this core's part (start_, size_), row_[2..4] set to each; when
+// `space2d`, the one plane row_ is in.
+#define EACH_PLANE_(space2d, ...)                                                                      \
+  if (space2d) {                                                                                       \
+    __VA_ARGS__                                                                                        \
+  } else {                                                                                             \
+    for (int d4_ = start_[4]; d4_ < start_[4] + size_[4]; d4_++)                                       \
+      for (int d3_ = start_[3]; d3_ < start_[3] + size_[3]; d3_++)                                     \
+        for (int d2_ = start_[2]; d2_ < start_[2] + size_[2]; d2_++) {                                 \
+          row_[2] = d2_;                                                                               \
+          row_[3] = d3_;                                                                               \
+          row_[4] = d4_;                                                                               \
+          __VA_ARGS__                                                                                  \
+        }                                                                                              \
   }
 
 // Every point of this core's part, as FOR_EACH_POINT_FLAT visits them, but on a part of at least `u` rows
@@ -189,18 +194,7 @@
       const int5 one_ = {w_, 0, 0, 0, 0}, nextRow_ = {0, 1, 0, 0, 0};                                  \
       int5 row_ = start_;                                                                              \
       row_[0] = start_[0] * w_;                                                                        \
-      if (space2d) {                                                                                   \
-        BANDS_(c, u, __VA_ARGS__)                                                                      \
-      } else {                                                                                         \
-        for (int d4_ = start_[4]; d4_ < start_[4] + size_[4]; d4_++)                                   \
-          for (int d3_ = start_[3]; d3_ < start_[3] + size_[3]; d3_++)                                 \
-            for (int d2_ = start_[2]; d2_ < start_[2] + size_[2]; d2_++) {                             \
-              row_[2] = d2_;                                                                           \
-              row_[3] = d3_;                                                                           \
-              row_[4] = d4_;                                                                           \
-              BANDS_(c, u, __VA_ARGS__)                                                                \
-            }                                                                                          \
-      }                                                                                                \
+      EACH_PLANE_(space2d, BANDS_(c, u, __VA_ARGS__))                                                  \
     }                                                                                                  \
   }
 
