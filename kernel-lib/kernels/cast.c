@@ -53,8 +53,8 @@
 // along its row (common.h, FOR_EACH_POINT_BANDED: no row wraps in the loop, which the scalar slot pays
 // for); on fewer rows in one loop over the core's whole part, FLAT_U points per iteration
 // (FOR_EACH_POINT_FLAT). 8 points (16 f32 vectors) per iteration and band; the narrowing casts 16, which
-// measured faster for them (their bands of 8 wait on a coordinate's chain: 1.25 of the bound at 32 rows
-// per core, 1.18 with 16).
+// measured faster for them (1.25 of the bound at 32 rows per core in bands of 8, 1.18 in 16: their loads,
+// conversions and coordinate adds fill three slots alike, which the modulo schedulers do not pack full).
 #if defined(CAST_F32_TO_BF16) || defined(CAST_F32_TO_F16)
 #define FLAT_U 16
 #define BAND_ROWS 16
