@@ -1,9 +1,11 @@
 #!/usr/bin/env python3
-"""Checks that coordinates a fixed step apart from one base share one int5 constant: LLVM folds
+"""Checks that coordinates fixed steps apart from one base share a few int5 constants: LLVM folds
 `p += step` written eight times into base + {64 k, 0, 0, 0, 0} for k = 1..7, seven constants of two
 scalar-slot instructions each; tpc-clang makes them a chain of adds of {64, 0, 0, 0, 0} again
-(coordinate_chains.cpp). Counted in the disassembly (index-register lane writes of an immediate), and the
-eight stores land where the source puts them, against the offsets computed here, for bases at run time.
+(coordinate_chains.cpp). The same for a grid, 4 points along each of 3 rows (a band of rows side by side),
+base + {64 j, r, 0, 0, 0}: 11 constants, 17 lane writes folded, two steps as chains. Counted in the
+disassembly (index-register lane writes of an immediate), and every store lands where the source puts it,
+against the offsets computed here, for bases at run time.
 
 usage: check_coordinate_chains.py BUILD/bin
 """
@@ -28,6 +30,16 @@ void main(tensor out, int base, int row)
 """ % "\n".join("    v_i32_st_tnsr(p, out, (int64)%d + read_lane_id_4b_b()); p = p + step;" % (1000 * k)
                 for k in range(COPIES))
 
+POINTS, ROWS = 4, 3
+GRID_SOURCE = r"""
+void main(tensor out, int base, int row)
+{
+    int5 p = {base, row, 0, 0, 0};
+%s
+}
+""" % "\n".join("    { const int5 o = {%d, %d, 0, 0, 0}; v_i32_st_tnsr(p + o, out, (int64)%d + read_lane_id_4b_b()); }"
+                % (64 * j, r, 1000 * (r * POINTS + j)) for r in range(ROWS) for j in range(POINTS))
+
 
 def main():
     with tempfile.TemporaryDirectory() as tmp:
@@ -51,6 +63,26 @@ def main():
                         wrong.append("base %d row %d: element %d is %d, expected %d" % (base, row, at, got[at],
                                                                                         1000 * c + lane))
         k.check(not wrong, "each store at base + 64 k%s" % ("" if not wrong else ": " + "; ".join(wrong[:5])))
+
+        obj, text = k.compile(GRID_SOURCE)
+        writes = re.findall(r"i_mov\.i32 i\d+, (-?\d+) dmask=0b0*(?:1|10|100|1000|10000)\b", text)
+        k.check(len(writes) <= 2, "two steps for the %d x %d grid: {64, 0, ...} and {0, 1, ...} (found %d lane "
+                "writes: %s)" % (ROWS, POINTS, len(writes), ", ".join(writes)))
+        width, rows = 64 * POINTS + 128, ROWS + 3
+        wrong = []
+        for base, row in ((0, 0), (128, 2), (37, 1)):
+            out = k.path("grid.npy")
+            k.simulate(obj, ["--cores", "1", "--index-space", "1,1,1,1,1", "-t", "%s=i32[%d,%d]" % (out, rows, width),
+                             "-s", str(base), "-s", str(row)])
+            got = read_npy(out)[1]
+            for r in range(ROWS):
+                for j in range(POINTS):
+                    for lane in range(64):
+                        at = (row + r) * width + base + 64 * j + lane
+                        if got[at] != 1000 * (r * POINTS + j) + lane:
+                            wrong.append("base %d row %d: element %d is %d, expected %d" % (
+                                base, row, at, got[at], 1000 * (r * POINTS + j) + lane))
+        k.check(not wrong, "each grid store at base + {64 j, r}%s" % ("" if not wrong else ": " + "; ".join(wrong[:5])))
         return k.finish()
 
 

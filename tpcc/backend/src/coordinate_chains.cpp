@@ -1,20 +1,25 @@
-// Offsets from one coordinate as a chain (LLVM IR, before instruction selection).
+// Offsets from one coordinate as chains (LLVM IR, before instruction selection).
 //
-// A kernel's set-up often makes several coordinates a fixed step apart from one base, as each unrolled
+// A kernel's set-up often makes several coordinates fixed steps apart from one base, as each unrolled
 // copy's first point or each IV's start value:
 //
-//     c1 = base + <64, 0, 0, 0, 0>    c2 = base + <128, 0, 0, 0, 0>    c3 = base + <192, 0, 0, 0, 0>
+//     c1 = base + <64, 0, 0, 0, 0>    c2 = base + <128, 0, 0, 0, 0>    c3 = base + <64, 1, 0, 0, 0>
 //
-// LLVM folds them to that form whatever the source wrote. Each distinct int5 constant costs two
-// scalar-slot instructions (all lanes, then the one lane) besides the add; as a chain
+// LLVM folds them to that form whatever the source wrote. Each distinct int5 constant costs one
+// scalar-slot instruction for all lanes and one for each non-zero lane, besides the add; as chains
 //
-//     c1 = base + <64, 0, 0, 0, 0>    c2 = c1 + <64, 0, 0, 0, 0>    c3 = c2 + <64, 0, 0, 0, 0>
+//     c1 = base + <64, 0, 0, 0, 0>    c2 = c1 + <64, 0, 0, 0, 0>    c3 = c1 + <0, 1, 0, 0, 0>
 //
-// they share one constant. Outside innermost loops only: there the set-up runs once, while in a loop
-// body the chain's latency would lengthen every iteration's schedule.
+// they share a few steps: a band of rows side by side, U points each, needs two (along the row and to
+// the next row) where folded it needs one per coordinate. The steps are picked greedily, each the one that
+// reaches the most offsets from those already built; the group is rewritten only when that costs fewer
+// instructions. Outside innermost loops only: there the set-up runs once, while in a loop body the
+// chain's latency would lengthen every iteration's schedule.
 #include <algorithm>
+#include <array>
 #include <map>
 #include <optional>
+#include <set>
 #include <utility>
 #include <vector>
 
@@ -30,26 +35,37 @@ namespace tpc::cc {
 
 namespace {
 
-struct LaneOffset {
-  unsigned lane;
-  int64_t value;
-};
+using Offset = std::array<int64_t, 5>;
 
-// The int5 constant's one non-zero lane, if it has exactly one. (Vectors of the VPU are left alone: a
+constexpr size_t kMaxCandidateSteps = 256;
+
+// The int5 constant's lanes, if all are known and one is not zero. (Vectors of the VPU are left alone: a
 // chain of their 4-cycle adds would cost more than the constants.)
-std::optional<LaneOffset> singleLaneOffset(const llvm::Value* v) {
+std::optional<Offset> constantOffset(const llvm::Value* v) {
   const auto* c = llvm::dyn_cast<llvm::Constant>(v);
   const auto* type = llvm::dyn_cast<llvm::FixedVectorType>(v->getType());
   if (!c || !type || type->getNumElements() != 5 || !type->getElementType()->isIntegerTy(32)) return std::nullopt;
-  std::optional<LaneOffset> found;
-  for (unsigned lane = 0; lane < type->getNumElements(); ++lane) {
+  Offset found{};
+  bool nonZero = false;
+  for (unsigned lane = 0; lane < 5; ++lane) {
     const auto* element = llvm::dyn_cast_or_null<llvm::ConstantInt>(c->getAggregateElement(lane));
     if (!element) return std::nullopt;  // poison or undef lanes: leave such adds alone
-    if (element->isZero()) continue;
-    if (found) return std::nullopt;
-    found = LaneOffset{lane, element->getSExtValue()};
+    found[lane] = element->getSExtValue();
+    nonZero |= found[lane] != 0;
   }
+  if (!nonZero) return std::nullopt;
   return found;
+}
+
+// Scalar-slot instructions that make the constant: all lanes, then each non-zero one.
+int constantCost(const Offset& o) {
+  return 1 + static_cast<int>(std::count_if(o.begin(), o.end(), [](int64_t x) { return x != 0; }));
+}
+
+Offset minus(const Offset& a, const Offset& b) {
+  Offset d{};
+  for (size_t k = 0; k < 5; ++k) d[k] = a[k] - b[k];
+  return d;
 }
 
 // `base + constant` as int5 arithmetic: an add, or an `or` whose operands share no bits.
@@ -60,44 +76,116 @@ bool isOffsetAdd(const llvm::Instruction& i) {
 }
 
 struct Member {
-  int64_t offset;
+  Offset offset;
   llvm::Instruction* add;
 };
 
-// Rewrites one group (same block, base and lane) when all steps between sorted offsets are equal and the
-// chain needs fewer distinct constants than the group does.
-void chainGroup(llvm::Value* base, unsigned lane, std::vector<Member>& members) {
-  std::sort(members.begin(), members.end(), [](const Member& a, const Member& b) { return a.offset < b.offset; });
-  for (size_t k = 1; k < members.size(); ++k)
-    if (members[k].offset == members[k - 1].offset) return;  // not CSE'd: leave it
-  const int64_t step = members[1].offset - members[0].offset;
-  for (size_t k = 2; k < members.size(); ++k)
-    if (members[k].offset - members[k - 1].offset != step) return;
-  const size_t constantsAfter = members[0].offset == step ? 1 : 2;
-  if (constantsAfter >= members.size()) return;
+// How each member is built: from `parent` (-1: the base, else a member's index) plus `step`.
+struct Link {
+  int parent = -2;  // -2: not reached
+  Offset step{};
+};
+
+// Links every member it can reach from the base and the reached members by the steps; returns how many
+// are reached. `index`: each member's offset to its position.
+int reach(const std::vector<Member>& members, const std::map<Offset, int>& index, const std::vector<Offset>& steps,
+          std::vector<Link>& links, std::vector<int>& order) {
+  links.assign(members.size(), Link{});
+  order.clear();
+  for (bool grew = true; grew;) {
+    grew = false;
+    for (size_t m = 0; m < members.size(); ++m) {
+      if (links[m].parent != -2) continue;
+      for (const Offset& s : steps) {
+        const Offset from = minus(members[m].offset, s);
+        int parent = -2;
+        if (from == Offset{}) {
+          parent = -1;
+        } else if (auto it = index.find(from); it != index.end() && links[static_cast<size_t>(it->second)].parent != -2) {
+          parent = it->second;
+        }
+        if (parent == -2) continue;
+        links[m] = Link{parent, s};
+        order.push_back(static_cast<int>(m));
+        grew = true;
+        break;
+      }
+    }
+  }
+  return static_cast<int>(order.size());
+}
+
+// Rewrites one group (same block and base) as chains when its steps cost fewer instructions than the
+// group's constants.
+void chainGroup(llvm::Value* base, std::vector<Member>& members) {
+  for (size_t a = 0; a < members.size(); ++a)
+    for (size_t b = a + 1; b < members.size(); ++b)
+      if (members[a].offset == members[b].offset) return;  // not CSE'd: leave it
+  int costBefore = 0;
+  for (const Member& m : members) costBefore += constantCost(m.offset);
+
+  std::map<Offset, int> index;
+  for (size_t m = 0; m < members.size(); ++m) index[members[m].offset] = static_cast<int>(m);
+  // Candidate steps: every difference between two offsets (the base's being zero). Groups with more than
+  // a few hundred (offsets with no common steps) are left as they are: the search grows with their square.
+  std::set<Offset> candidateSet;
+  for (size_t m = 0; m < members.size(); ++m) {
+    candidateSet.insert(members[m].offset);
+    for (size_t p = 0; p < members.size(); ++p)
+      if (p != m) candidateSet.insert(minus(members[m].offset, members[p].offset));
+  }
+  if (candidateSet.size() > kMaxCandidateSteps) return;
+  const std::vector<Offset> candidates(candidateSet.begin(), candidateSet.end());
+  std::vector<Offset> steps;
+  std::vector<Link> links;
+  std::vector<int> order;
+  int reached = 0, costAfter = 0;
+  while (reached < static_cast<int>(members.size())) {
+    int bestReach = reached, bestCost = 0;
+    std::optional<Offset> best;
+    for (const Offset& c : candidates) {
+      std::vector<Offset> trial = steps;
+      trial.push_back(c);
+      const int r = reach(members, index, trial, links, order);
+      if (r > bestReach || (r == bestReach && best && constantCost(c) < bestCost)) {
+        if (r == reached) continue;
+        bestReach = r;
+        bestCost = constantCost(c);
+        best = c;
+      }
+    }
+    if (!best) return;
+    steps.push_back(*best);
+    costAfter += bestCost;
+    reached = bestReach;
+  }
+  if (costAfter >= costBefore) return;
+  reach(members, index, steps, links, order);
 
   // Built before the group's first member, which every use of any member follows.
   llvm::Instruction* first = members.front().add;
   for (const Member& m : members)
     if (m.add->comesBefore(first)) first = m.add;
   auto* type = llvm::cast<llvm::FixedVectorType>(base->getType());
-  auto offsetVector = [&](int64_t value) {
-    std::vector<llvm::Constant*> lanes(type->getNumElements(), llvm::ConstantInt::get(type->getElementType(), 0));
-    lanes[lane] = llvm::ConstantInt::get(type->getElementType(), static_cast<uint64_t>(value), /*isSigned=*/true);
+  auto offsetVector = [&](const Offset& o) {
+    std::vector<llvm::Constant*> lanes;
+    for (int64_t x : o)
+      lanes.push_back(llvm::ConstantInt::get(type->getElementType(), static_cast<uint64_t>(x), /*isSigned=*/true));
     return llvm::ConstantVector::get(lanes);
   };
   llvm::IRBuilder<> b(first);
-  llvm::Value* previous = base;
-  for (size_t k = 0; k < members.size(); ++k) {
-    llvm::Instruction* old = members[k].add;
-    auto* next = llvm::cast<llvm::Instruction>(
-        b.CreateAdd(previous, offsetVector(k == 0 ? members[0].offset : step), old->getName() + ".chain"));
+  std::vector<llvm::Value*> built(members.size(), nullptr);
+  for (int m : order) {
+    const Link& link = links[static_cast<size_t>(m)];
+    llvm::Instruction* old = members[static_cast<size_t>(m)].add;
+    llvm::Value* from = link.parent < 0 ? base : built[static_cast<size_t>(link.parent)];
+    auto* next = llvm::cast<llvm::Instruction>(b.CreateAdd(from, offsetVector(link.step), old->getName() + ".chain"));
     next->setDebugLoc(old->getDebugLoc());
     if (llvm::MDNode* position = old->getMetadata(kSourcePositionMetadata))
       next->setMetadata(kSourcePositionMetadata, position);
-    old->replaceAllUsesWith(next);
-    previous = next;
+    built[static_cast<size_t>(m)] = next;
   }
+  for (size_t m = 0; m < members.size(); ++m) members[m].add->replaceAllUsesWith(built[m]);
   for (Member& m : members) m.add->eraseFromParent();
 }
 
@@ -108,15 +196,15 @@ void chainCoordinateOffsets(llvm::Function& f) {
   llvm::LoopInfo li(dt);
   for (llvm::BasicBlock& bb : f) {
     if (const llvm::Loop* loop = li.getLoopFor(&bb); loop && loop->isInnermost()) continue;
-    std::map<std::pair<llvm::Value*, unsigned>, std::vector<Member>> groups;
+    std::map<llvm::Value*, std::vector<Member>> groups;
     for (llvm::Instruction& i : bb) {
       if (!isOffsetAdd(i)) continue;
-      std::optional<LaneOffset> offset = singleLaneOffset(i.getOperand(1));
+      std::optional<Offset> offset = constantOffset(i.getOperand(1));
       if (!offset) continue;
-      groups[{i.getOperand(0), offset->lane}].push_back(Member{offset->value, &i});
+      groups[i.getOperand(0)].push_back(Member{*offset, &i});
     }
-    for (auto& [key, members] : groups)
-      if (members.size() >= 2) chainGroup(key.first, key.second, members);
+    for (auto& [base, members] : groups)
+      if (members.size() >= 2) chainGroup(base, members);
   }
 }
 
