@@ -55,6 +55,9 @@
 // (FOR_EACH_POINT_FLAT). 8 points (16 f32 vectors) per iteration and band; the narrowing casts 16, which
 // measured faster for them (1.25 of the bound at 32 rows per core in bands of 8, 1.18 in 16: their loads,
 // conversions and coordinate adds fill three slots alike, which the modulo schedulers do not pack full).
+// Not in one band on parts of one to three rows (WALK_POINTS_'s fewU 0): a point's two vectors need two
+// coordinates, and a band of 2 rows of 8 points runs out of index registers (306 to 320 cycles; 310 with
+// 4 points, 352-482 with 2).
 #if defined(CAST_F32_TO_BF16) || defined(CAST_F32_TO_F16)
 #define FLAT_U 16
 #define BAND_ROWS 16
@@ -64,5 +67,5 @@
 #endif
 void main(tensor in, tensor out, int layout)
 {
-    FOR_EACH_POINT_BANDED(c, 128, BAND_ROWS, FLAT_U, layout == 2, CAST_POINT(c))
+    FOR_EACH_POINT_BANDED(c, 128, BAND_ROWS, FLAT_U, 0, layout == 2, CAST_POINT(c))
 }

@@ -143,18 +143,71 @@
 // `layout == 2`, the glue's word (glue/node.cpp, flatLayout) that the whole index space has one point in
 // each of them. Comparing a parameter is one scalar instruction; testing the core's own sizes took six
 // and a wait.
-#define FOR_EACH_POINT_FLAT(c, width, u, space2d, ...)                                                 \
+#define FOR_EACH_POINT_FLAT(c, width, u, space2d, ...) WALK_POINTS_(c, width, u, 0, space2d, __VA_ARGS__)
+
+// FOR_EACH_POINT_FLAT, but (fewU > 0) a part of one, two or three rows is one band of exactly those
+// rows (FEW_BAND_), about fewU points per iteration: the flat loop's row wraps cost four or five scalar
+// instructions an iteration, which bodies of one load and one store cannot hide (relu f32 on 3 rows of
+// 64 vectors: 313 cycles flat, 232 in a band). Only for such bodies: where the scalar slot has room, a
+// band's larger set-up costs more than the wraps (the binary operations, 229 to 230 cycles in bf16).
+#define WALK_POINTS_(c, width, u, fewU, space2d, ...)                                                  \
   {                                                                                                    \
     const int5 start_ = get_index_space_offset();                                                      \
     const int5 size_ = get_index_space_size();                                                         \
-    const int w_ = (width), groups_ = (int)((unsigned)size_[0] / (u));                                 \
-    const _Bool hasGroups_ = groups_ > 0;                                                              \
+    const int w_ = (width);                                                                            \
     /* {w, 0, 0, 0, 0}, one point along dimension 0. LLVM folds each copy's coordinates to row_ + {k w, 0, \
        0, 0, 0}; tpc-clang makes them a chain of adds of one_ again (coordinate_chains.cpp). */         \
-    const int5 one_ = {w_, 0, 0, 0, 0};                                                                \
+    const int5 one_ = {w_, 0, 0, 0, 0}, nextRow_ = {0, 1, 0, 0, 0};                                    \
     int5 row_ = start_;                                                                                \
     row_[0] = start_[0] * w_;                                                                          \
-    EACH_PLANE_(space2d, FLAT_ROWS_(c, u, __VA_ARGS__))                                                \
+    if ((fewU) && size_[1] == 3 && size_[0] >= FEW_U_(fewU, 3)) {                                      \
+      EACH_PLANE_(space2d, FEW_BAND_(c, 3, FEW_U_(fewU, 3), __VA_ARGS__))                              \
+    } else if ((fewU) && size_[1] == 2 && size_[0] >= FEW_U_(fewU, 2)) {                               \
+      EACH_PLANE_(space2d, FEW_BAND_(c, 2, FEW_U_(fewU, 2), __VA_ARGS__))                              \
+    } else if ((fewU) && size_[1] == 1 && size_[0] >= FEW_U_(fewU, 1)) {                               \
+      EACH_PLANE_(space2d, FEW_BAND_(c, 1, FEW_U_(fewU, 1), __VA_ARGS__))                              \
+    } else {                                                                                           \
+      const int groups_ = (int)((unsigned)size_[0] / (u));                                             \
+      const _Bool hasGroups_ = groups_ > 0;                                                            \
+      EACH_PLANE_(space2d, FLAT_ROWS_(c, u, __VA_ARGS__))                                              \
+    }                                                                                                  \
+  }
+
+// Points of each of v rows per iteration in a band of about n points: n / v down to a power of two (a
+// shift for the trip count). 16: 4, 8 and 16 for 3, 2 and 1 rows.
+#define FEW_U_(n, v) ((n) / (v) >= 16 ? 16 : (n) / (v) >= 8 ? 8 : (n) / (v) >= 4 ? 4 : (n) / (v) >= 2 ? 2 : 1)
+
+// One band of exactly v rows from row_, U points of each row per iteration (size_[0] >= U), each point on
+// a coordinate of its own, all stepped U points per iteration: a hardware loop with no scalar instruction
+// besides those steps. U points of a row, not one: a row's coordinate is read by the load early in the
+// iteration and by the store late in it, so the next step must wait for the store; with one coordinate a
+// row the loop would be as long as a point's latency (10 cycles for relu). The points of each row left
+// after the whole iterations follow one at a time.
+#define FEW_BAND_(c, v, U, ...)                                                                        \
+  {                                                                                                    \
+    int5 at_[(v) * (U)];                                                                               \
+    at_[0] = row_;                                                                                     \
+    _Pragma("unroll") for (int k_ = 1; k_ < (v) * (U); k_++)                                           \
+      at_[k_] = k_ % (U) == 0 ? at_[k_ - (U)] + nextRow_ : at_[k_ - 1] + one_;                         \
+    const int5 stepU_ = {(U) * w_, 0, 0, 0, 0};                                                        \
+    const int iters_ = (int)((unsigned)size_[0] / (U));                                                \
+    __builtin_assume(iters_ >= 1);                                                                     \
+    _Pragma("unroll 1") for (int p_ = 0; p_ < iters_; p_++) {                                          \
+      _Pragma("unroll") for (int k_ = 0; k_ < (v) * (U); k_++) {                                       \
+        int5 c = at_[k_];                                                                              \
+        __VA_ARGS__                                                                                    \
+      }                                                                                                \
+      _Pragma("unroll") for (int k_ = 0; k_ < (v) * (U); k_++) at_[k_] += stepU_;                      \
+    }                                                                                                  \
+    if ((U) > 1) {                                                                                     \
+      _Pragma("unroll 1") for (int p_ = iters_ * (U); p_ < size_[0]; p_++) {                           \
+        _Pragma("unroll") for (int r_ = 0; r_ < (v); r_++) {                                           \
+          int5 c = at_[r_ * (U)];                                                                      \
+          __VA_ARGS__                                                                                  \
+        }                                                                                              \
+        _Pragma("unroll") for (int r_ = 0; r_ < (v); r_++) at_[r_ * (U)] += one_;                      \
+      }                                                                                                \
+    }                                                                                                  \
   }
 
 // The planes of dimensions 2-4 of this core's part (start_, size_), row_[2..4] set to each; when
@@ -179,14 +232,13 @@
 // hardware loop with no scalar instruction of its own, so a body of one load and one store runs at its
 // one coordinate step per point, where the flat loop's wraps cost four or five more scalar instructions
 // each iteration. Bands of u rows, then at most one each of u/2, u/4, ..., 1 for the rows left. On fewer
-// rows, FOR_EACH_POINT_FLAT with `flatU` points per iteration: two or three rows would be two or three
-// small bands, each with its own fill and drain. Short rows do not matter: there the flat loop wraps
-// every iteration.
-#define FOR_EACH_POINT_BANDED(c, width, u, flatU, space2d, ...)                                          \
+// rows, WALK_POINTS_ with `flatU` and `fewU`: four or more rows would be several small bands, each with
+// its own fill and drain. Short rows do not matter: there the flat loop wraps every iteration.
+#define FOR_EACH_POINT_BANDED(c, width, u, flatU, fewU, space2d, ...)                                  \
   {                                                                                                    \
     const int5 size0_ = get_index_space_size();                                                        \
     if (size0_[1] < (u)) {                                                                             \
-      FOR_EACH_POINT_FLAT(c, width, flatU, space2d, __VA_ARGS__)                                       \
+      WALK_POINTS_(c, width, flatU, fewU, space2d, __VA_ARGS__)                                        \
     } else {                                                                                           \
       const int5 start_ = get_index_space_offset();                                                    \
       const int5 size_ = size0_;                                                                       \

@@ -48,7 +48,8 @@ static inline float64 leaky(float64 x, float alpha) { return v_f32_sel_less_f32_
 // relu, abs and neg are bound by the scalar slot (a vector's one VPU instruction against its coordinate
 // step and the flat loop's wraps): on parts of 16 rows or more they walk bands of 16 rows
 // (FOR_EACH_POINT_BANDED), whose loops have no wraps to pay for (32 rows per core: 2,859 to 2,158 cycles
-// in f32).
+// in f32), and on parts of one to three rows in one band of exactly those rows, 16 vectors an iteration
+// (3 rows per core: 313 to 232 cycles in f32, 181 to 136 in bf16).
 #if defined(OP_RELU) || defined(OP_ABS) || defined(OP_NEG)
 #define FLAT_U 16
 #define BANDED
@@ -67,7 +68,7 @@ static inline float64 leaky(float64 x, float alpha) { return v_f32_sel_less_f32_
 #endif
 
 #if defined(BANDED)
-#define ELEMENTWISE(f) FOR_EACH_POINT_BANDED(c, LANES, FLAT_U, FLAT_U, layout == 2, STORE(c, out, f(LD(c, in)));)
+#define ELEMENTWISE(f) FOR_EACH_POINT_BANDED(c, LANES, FLAT_U, FLAT_U, FLAT_U, layout == 2, STORE(c, out, f(LD(c, in)));)
 #elif defined(FLAT_U)
 #define ELEMENTWISE(f) FOR_EACH_POINT_FLAT(c, LANES, FLAT_U, layout == 2, STORE(c, out, f(LD(c, in)));)
 #else

@@ -142,6 +142,16 @@ inline std::vector<std::vector<int64_t>> bandedShapes(DType t) {
   const int64_t lanes = t == DType::F32 ? 64 : 128;
   return {{31, 3 * lanes + 5}, {47, 7}, {16, lanes}, {2, 23, 2 * lanes}};
 }
+// Parts of one to three rows, which relu, abs and neg walk as one band of exactly that many rows, U
+// vectors of each row per iteration (common.h, FEW_BAND_; U is 4, 8 and 16 for 3, 2 and 1 rows): whole
+// iterations and the vectors left (the last one partial), fewer vectors than U (the flat loop), two
+// planes of three rows, on one core; and 24 cores on 50 rows (parts of 2 and 3).
+inline std::vector<std::pair<std::vector<int64_t>, int>> fewRowShapes(DType t) {
+  const int64_t lanes = t == DType::F32 ? 64 : 128;
+  return {{{3, lanes * 23 - 9}, 1}, {{3, lanes * 2 + 7}, 1},  {{2, lanes * 21 + 1}, 1}, {{2, lanes * 8}, 1},
+          {{1, lanes * 31 - 1}, 1}, {{1, lanes * 16}, 1},     {{1, lanes * 5}, 1},      {{2, 3, lanes * 9}, 1},
+          {{50, lanes * 7 + 3}, 24}};
+}
 
 // The rows along TPC dimension `dim` (NumPy axis rank-1-dim) of a row-major tensor: for each element of
 // the reduced shape (that axis of size 1), in row-major order, the flat indices of its row in order.

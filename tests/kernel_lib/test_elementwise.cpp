@@ -91,6 +91,17 @@ TEST(Unary, BandsOfRowsAndTheRowsLeft) {
   }
 }
 
+// relu, abs and neg on parts of one to three rows: one band of exactly those rows (kernel_test.h,
+// fewRowShapes).
+TEST(Unary, BandsOfOneToThreeRows) {
+  for (const UnaryCase& c : kUnary) {
+    const std::string op = c.op;
+    if (op != "relu" && op != "abs" && op != "neg") continue;
+    for (DType t : {DType::F32, DType::BF16})
+      for (const auto& [shape, cores] : fewRowShapes(t)) checkUnary(c, t, shape, 0.01f, 0, cores);
+  }
+}
+
 TEST(Unary, ParametersReachTheKernel) {
   for (DType t : {DType::F32, DType::BF16}) {
     checkUnary(kUnary[2], t, {3, 130}, 0.25f, 0);   // leaky_relu's slope
