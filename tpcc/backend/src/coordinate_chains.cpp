@@ -37,7 +37,7 @@ namespace {
 
 using Offset = std::array<int64_t, 5>;
 
-constexpr size_t kMaxCandidateSteps = 256;
+constexpr size_t kMaxCandidateSteps = 1024;
 
 // The int5 constant's lanes, if all are known and one is not zero. (Vectors of the VPU are left alone: a
 // chain of their 4-cycle adds would cost more than the constants.)
@@ -86,32 +86,25 @@ struct Link {
   Offset step{};
 };
 
-// Links every member it can reach from the base and the reached members by the steps; returns how many
-// are reached. `index`: each member's offset to its position.
+// Links every member it can reach from the base and the reached members by the steps, breadth first;
+// returns how many are reached. `index`: each member's offset to its position.
 int reach(const std::vector<Member>& members, const std::map<Offset, int>& index, const std::vector<Offset>& steps,
           std::vector<Link>& links, std::vector<int>& order) {
   links.assign(members.size(), Link{});
   order.clear();
-  for (bool grew = true; grew;) {
-    grew = false;
-    for (size_t m = 0; m < members.size(); ++m) {
-      if (links[m].parent != -2) continue;
-      for (const Offset& s : steps) {
-        const Offset from = minus(members[m].offset, s);
-        int parent = -2;
-        if (from == Offset{}) {
-          parent = -1;
-        } else if (auto it = index.find(from); it != index.end() && links[static_cast<size_t>(it->second)].parent != -2) {
-          parent = it->second;
-        }
-        if (parent == -2) continue;
-        links[m] = Link{parent, s};
-        order.push_back(static_cast<int>(m));
-        grew = true;
-        break;
-      }
+  const auto visit = [&](const Offset& from, int parent) {
+    for (const Offset& s : steps) {
+      Offset to = from;
+      for (size_t k = 0; k < 5; ++k) to[k] += s[k];
+      auto it = index.find(to);
+      if (it == index.end() || links[static_cast<size_t>(it->second)].parent != -2) continue;
+      links[static_cast<size_t>(it->second)] = Link{parent, s};
+      order.push_back(it->second);
     }
-  }
+  };
+  visit(Offset{}, -1);
+  for (size_t next = 0; next < order.size(); ++next)
+    visit(members[static_cast<size_t>(order[next])].offset, order[next]);
   return static_cast<int>(order.size());
 }
 
@@ -127,14 +120,14 @@ void chainGroup(llvm::Value* base, std::vector<Member>& members) {
   std::map<Offset, int> index;
   for (size_t m = 0; m < members.size(); ++m) index[members[m].offset] = static_cast<int>(m);
   // Candidate steps: every difference between two offsets (the base's being zero). Groups with more than
-  // a few hundred (offsets with no common steps) are left as they are: the search grows with their square.
+  // a thousand (offsets with few common steps) are left as they are: the search grows with their square.
   std::set<Offset> candidateSet;
   for (size_t m = 0; m < members.size(); ++m) {
     candidateSet.insert(members[m].offset);
-    for (size_t p = 0; p < members.size(); ++p)
+    for (size_t p = 0; p < members.size() && candidateSet.size() <= kMaxCandidateSteps; ++p)
       if (p != m) candidateSet.insert(minus(members[m].offset, members[p].offset));
+    if (candidateSet.size() > kMaxCandidateSteps) return;
   }
-  if (candidateSet.size() > kMaxCandidateSteps) return;
   const std::vector<Offset> candidates(candidateSet.begin(), candidateSet.end());
   std::vector<Offset> steps;
   std::vector<Link> links;
