@@ -5,7 +5,10 @@ scalar-slot instructions each; tpc-clang makes them a chain of adds of {64, 0, 0
 (coordinate_chains.cpp). The same for a grid, 4 points along each of 3 rows (a band of rows side by side),
 base + {64 j, r, 0, 0, 0}: 11 constants, 17 lane writes folded, two steps as chains. Counted in the
 disassembly (index-register lane writes of an immediate), and every store lands where the source puts it,
-against the offsets computed here, for bases at run time.
+against the offsets computed here, for bases at run time. And a run of 64 stores, each at the next
+offset: each chain's add goes where its coordinate was made, so one coordinate is alive at a time (built
+all before the first store, the 63 coordinates needed more index registers than the core has, and the
+kernel was rejected).
 
 usage: check_coordinate_chains.py BUILD/bin
 """
@@ -29,6 +32,16 @@ void main(tensor out, int base, int row)
 }
 """ % "\n".join("    v_i32_st_tnsr(p, out, (int64)%d + read_lane_id_4b_b()); p = p + step;" % (1000 * k)
                 for k in range(COPIES))
+
+RUN = 64
+RUN_SOURCE = r"""
+void main(tensor out, int base, int row)
+{
+    int5 p = {base, row, 0, 0, 0};
+%s
+}
+""" % "\n".join("    { const int5 o = {%d, 0, 0, 0, 0}; v_i32_st_tnsr(p + o, out, (int64)%d + read_lane_id_4b_b()); }"
+                % (64 * j, 1000 * j) for j in range(RUN))
 
 POINTS, ROWS = 4, 3
 GRID_SOURCE = r"""
@@ -83,6 +96,23 @@ def main():
                             wrong.append("base %d row %d: element %d is %d, expected %d" % (
                                 base, row, at, got[at], 1000 * (r * POINTS + j) + lane))
         k.check(not wrong, "each grid store at base + {64 j, r}%s" % ("" if not wrong else ": " + "; ".join(wrong[:5])))
+
+        obj, text = k.compile(RUN_SOURCE)
+        writes = re.findall(r"i_mov\.i32 i\d+, (-?\d+) dmask=0b0*1\b", text)
+        k.check(len(writes) <= 1, "one lane-0 constant for the run of %d stores (found %d)" % (RUN, len(writes)))
+        width, rows = 64 * RUN + 128, 3
+        wrong = []
+        for base, row in ((0, 0), (64, 2)):
+            out = k.path("run.npy")
+            k.simulate(obj, ["--cores", "1", "--index-space", "1,1,1,1,1", "-t", "%s=i32[%d,%d]" % (out, rows, width),
+                             "-s", str(base), "-s", str(row)])
+            got = read_npy(out)[1]
+            for j in range(RUN):
+                for lane in range(64):
+                    at = row * width + base + 64 * j + lane
+                    if got[at] != 1000 * j + lane:
+                        wrong.append("base %d row %d: element %d is %d, expected %d" % (base, row, at, got[at], 1000 * j + lane))
+        k.check(not wrong, "each of the run's stores at base + 64 j%s" % ("" if not wrong else ": " + "; ".join(wrong[:5])))
         return k.finish()
 
 

@@ -153,12 +153,29 @@ void chainGroup(llvm::Value* base, std::vector<Member>& members) {
     reached = bestReach;
   }
   if (costAfter >= costBefore) return;
-  reach(members, index, steps, links, order);
 
-  // Built before the group's first member, which every use of any member follows.
-  llvm::Instruction* first = members.front().add;
-  for (const Member& m : members)
-    if (m.add->comesBefore(first)) first = m.add;
+  // Built in program order, each where its member was, so that it lives no longer than the member did (a
+  // run of stores, each at the next offset, keeps one coordinate alive, not all of them): from the member
+  // before it one step away that came last, or from the base. A member with none keeps its add.
+  std::vector<Link> plan(members.size());
+  std::map<Offset, int> seen;  // offset -> the member built at it so far
+  std::set<Offset> used;
+  int cost = 0;
+  for (size_t m = 0; m < members.size(); ++m) {
+    for (const Offset& step : steps) {
+      const Offset from = minus(members[m].offset, step);
+      int parent = -2;
+      if (from == Offset{}) parent = -1;
+      if (auto it = seen.find(from); it != seen.end()) parent = it->second;
+      if (parent > plan[m].parent) plan[m] = Link{parent, step};
+    }
+    if (plan[m].parent == -2) cost += constantCost(members[m].offset);
+    else used.insert(plan[m].step);
+    seen[members[m].offset] = static_cast<int>(m);
+  }
+  for (const Offset& step : used) cost += constantCost(step);
+  if (cost >= costBefore) return;
+
   auto* type = llvm::cast<llvm::FixedVectorType>(base->getType());
   auto offsetVector = [&](const Offset& o) {
     std::vector<llvm::Constant*> lanes;
@@ -166,20 +183,23 @@ void chainGroup(llvm::Value* base, std::vector<Member>& members) {
       lanes.push_back(llvm::ConstantInt::get(type->getElementType(), static_cast<uint64_t>(x), /*isSigned=*/true));
     return llvm::ConstantVector::get(lanes);
   };
-  llvm::IRBuilder<> b(first);
   std::vector<llvm::Value*> built(members.size(), nullptr);
-  for (int m : order) {
-    const Link& link = links[static_cast<size_t>(m)];
-    llvm::Instruction* old = members[static_cast<size_t>(m)].add;
-    llvm::Value* from = link.parent < 0 ? base : built[static_cast<size_t>(link.parent)];
-    auto* next = llvm::cast<llvm::Instruction>(b.CreateAdd(from, offsetVector(link.step), old->getName() + ".chain"));
+  for (size_t m = 0; m < members.size(); ++m) {
+    llvm::Instruction* old = members[m].add;
+    if (plan[m].parent == -2) {
+      built[m] = old;
+      continue;
+    }
+    llvm::IRBuilder<> b(old);
+    llvm::Value* from = plan[m].parent < 0 ? base : built[static_cast<size_t>(plan[m].parent)];
+    auto* next = llvm::cast<llvm::Instruction>(b.CreateAdd(from, offsetVector(plan[m].step), old->getName() + ".chain"));
     next->setDebugLoc(old->getDebugLoc());
     if (llvm::MDNode* position = old->getMetadata(kSourcePositionMetadata))
       next->setMetadata(kSourcePositionMetadata, position);
-    built[static_cast<size_t>(m)] = next;
+    old->replaceAllUsesWith(next);
+    old->eraseFromParent();
+    built[m] = next;
   }
-  for (size_t m = 0; m < members.size(); ++m) members[m].add->replaceAllUsesWith(built[m]);
-  for (Member& m : members) m.add->eraseFromParent();
 }
 
 }  // namespace
