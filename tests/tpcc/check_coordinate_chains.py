@@ -54,6 +54,23 @@ void main(tensor out, int base, int row)
                 % (64 * j, r, 1000 * (r * POINTS + j)) for r in range(ROWS) for j in range(POINTS))
 
 
+def wrong_stores(k, obj, stores, rows, width, bases):
+    """Runs the kernel for each (base, row) and lists the elements that are not where `stores` (a list of
+    (dimension-0 offset, row offset, value) for each store) puts value + lane."""
+    wrong = []
+    for base, row in bases:
+        out = k.path("out.npy")
+        k.simulate(obj, ["--cores", "1", "--index-space", "1,1,1,1,1", "-t", "%s=i32[%d,%d]" % (out, rows, width),
+                         "-s", str(base), "-s", str(row)])
+        got = read_npy(out)[1]
+        for x, r, value in stores:
+            for lane in range(64):
+                at = (row + r) * width + base + x + lane
+                if got[at] != value + lane:
+                    wrong.append("base %d row %d: element %d is %d, expected %d" % (base, row, at, got[at], value + lane))
+    return "" if not wrong else ": " + "; ".join(wrong[:5])
+
+
 def main():
     with tempfile.TemporaryDirectory() as tmp:
         k = KernelChecks(sys.argv[1], tmp)
@@ -61,58 +78,23 @@ def main():
         constants = re.findall(r"i_mov\.i32 i\d+, (-?\d+) dmask=0b0*1\b", text)
         k.check(len(constants) <= 1, "one lane-0 constant for the %d coordinates (found %d: %s)"
                 % (COPIES, len(constants), ", ".join(constants)))
-
-        width, rows = 64 * COPIES + 192, 3
-        wrong = []
-        for base, row in ((0, 0), (128, 2), (37, 1)):
-            out = k.path("out.npy")
-            k.simulate(obj, ["--cores", "1", "--index-space", "1,1,1,1,1", "-t", "%s=i32[%d,%d]" % (out, rows, width),
-                             "-s", str(base), "-s", str(row)])
-            got = read_npy(out)[1]
-            for c in range(COPIES):
-                for lane in range(64):
-                    at = row * width + base + 64 * c + lane
-                    if got[at] != 1000 * c + lane:
-                        wrong.append("base %d row %d: element %d is %d, expected %d" % (base, row, at, got[at],
-                                                                                        1000 * c + lane))
-        k.check(not wrong, "each store at base + 64 k%s" % ("" if not wrong else ": " + "; ".join(wrong[:5])))
+        wrong = wrong_stores(k, obj, [(64 * c, 0, 1000 * c) for c in range(COPIES)], 3, 64 * COPIES + 192,
+                             ((0, 0), (128, 2), (37, 1)))
+        k.check(not wrong, "each store at base + 64 k" + wrong)
 
         obj, text = k.compile(GRID_SOURCE)
         writes = re.findall(r"i_mov\.i32 i\d+, (-?\d+) dmask=0b0*(?:1|10|100|1000|10000)\b", text)
         k.check(len(writes) <= 2, "two steps for the %d x %d grid: {64, 0, ...} and {0, 1, ...} (found %d lane "
                 "writes: %s)" % (ROWS, POINTS, len(writes), ", ".join(writes)))
-        width, rows = 64 * POINTS + 128, ROWS + 3
-        wrong = []
-        for base, row in ((0, 0), (128, 2), (37, 1)):
-            out = k.path("grid.npy")
-            k.simulate(obj, ["--cores", "1", "--index-space", "1,1,1,1,1", "-t", "%s=i32[%d,%d]" % (out, rows, width),
-                             "-s", str(base), "-s", str(row)])
-            got = read_npy(out)[1]
-            for r in range(ROWS):
-                for j in range(POINTS):
-                    for lane in range(64):
-                        at = (row + r) * width + base + 64 * j + lane
-                        if got[at] != 1000 * (r * POINTS + j) + lane:
-                            wrong.append("base %d row %d: element %d is %d, expected %d" % (
-                                base, row, at, got[at], 1000 * (r * POINTS + j) + lane))
-        k.check(not wrong, "each grid store at base + {64 j, r}%s" % ("" if not wrong else ": " + "; ".join(wrong[:5])))
+        wrong = wrong_stores(k, obj, [(64 * j, r, 1000 * (r * POINTS + j)) for r in range(ROWS) for j in range(POINTS)],
+                             ROWS + 3, 64 * POINTS + 128, ((0, 0), (128, 2), (37, 1)))
+        k.check(not wrong, "each grid store at base + {64 j, r}" + wrong)
 
         obj, text = k.compile(RUN_SOURCE)
         writes = re.findall(r"i_mov\.i32 i\d+, (-?\d+) dmask=0b0*1\b", text)
         k.check(len(writes) <= 1, "one lane-0 constant for the run of %d stores (found %d)" % (RUN, len(writes)))
-        width, rows = 64 * RUN + 128, 3
-        wrong = []
-        for base, row in ((0, 0), (64, 2)):
-            out = k.path("run.npy")
-            k.simulate(obj, ["--cores", "1", "--index-space", "1,1,1,1,1", "-t", "%s=i32[%d,%d]" % (out, rows, width),
-                             "-s", str(base), "-s", str(row)])
-            got = read_npy(out)[1]
-            for j in range(RUN):
-                for lane in range(64):
-                    at = row * width + base + 64 * j + lane
-                    if got[at] != 1000 * j + lane:
-                        wrong.append("base %d row %d: element %d is %d, expected %d" % (base, row, at, got[at], 1000 * j + lane))
-        k.check(not wrong, "each of the run's stores at base + 64 j%s" % ("" if not wrong else ": " + "; ".join(wrong[:5])))
+        wrong = wrong_stores(k, obj, [(64 * j, 0, 1000 * j) for j in range(RUN)], 3, 64 * RUN + 128, ((0, 0), (64, 2)))
+        k.check(not wrong, "each of the run's stores at base + 64 j" + wrong)
         return k.finish()
 
 

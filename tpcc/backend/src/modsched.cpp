@@ -195,6 +195,17 @@ std::vector<Edge> dependences(const std::vector<MInst>& body,
   return edges;
 }
 
+// Instructions joined into parts (union-find).
+struct Components {
+  std::vector<int> parent;
+  explicit Components(int n) : parent(static_cast<size_t>(n)) { std::iota(parent.begin(), parent.end(), 0); }
+  int find(int x) {
+    while (parent[static_cast<size_t>(x)] != x) x = parent[static_cast<size_t>(x)] = parent[static_cast<size_t>(parent[static_cast<size_t>(x)])];
+    return x;
+  }
+  void join(int a, int b) { parent[static_cast<size_t>(find(a))] = find(b); }
+};
+
 // The vector chains of a body: instructions joined by vector values passed within an iteration (the
 // unrolled copies of an elementwise computation are separate chains; the coordinates they share are not
 // vector values). Returns each instruction's chain rank: 0 for instructions in no chain of at least
@@ -202,12 +213,7 @@ std::vector<Edge> dependences(const std::vector<MInst>& body,
 std::vector<int> vectorChainRanks(const std::vector<MInst>& body, const std::vector<Edge>& edges, int minSize,
                                   bool splitShortStarts, bool splitShortEnds) {
   const int n = static_cast<int>(body.size());
-  std::vector<int> parent(static_cast<size_t>(n));
-  std::iota(parent.begin(), parent.end(), 0);
-  const auto find = [&](int x) {
-    while (parent[static_cast<size_t>(x)] != x) x = parent[static_cast<size_t>(x)] = parent[static_cast<size_t>(parent[static_cast<size_t>(x)])];
-    return x;
-  };
+  Components parts(n);
   const auto vectorEdge = [&](const Edge& e) {
     const Reg& d = body[static_cast<size_t>(e.from)].dst;
     return e.distance == 0 && e.from != e.to && d.valid() && (d.file == RegFile::V || d.file == RegFile::VP);
@@ -242,12 +248,12 @@ std::vector<int> vectorChainRanks(const std::vector<MInst>& body, const std::vec
   };
   for (const Edge& e : edges)
     if (vectorEdge(e) && !(splitShortStarts && shortStart(e.from)) && !(splitShortEnds && shortEnd(e.to)))
-      parent[static_cast<size_t>(find(e.from))] = find(e.to);
+      parts.join(e.from, e.to);
   std::map<int, int> size, rank;
-  for (int i = 0; i < n; ++i) ++size[find(i)];
+  for (int i = 0; i < n; ++i) ++size[parts.find(i)];
   std::vector<int> ranks(static_cast<size_t>(n), 0);
   for (int i = 0; i < n; ++i) {
-    const int root = find(i);
+    const int root = parts.find(i);
     if (size[root] < minSize) continue;
     auto it = rank.find(root);
     if (it == rank.end()) it = rank.emplace(root, static_cast<int>(rank.size()) + 1).first;
@@ -264,24 +270,19 @@ std::vector<int> vectorChainRanks(const std::vector<MInst>& body, const std::vec
 // holes that leaves cannot be filled (II 36 against 33).
 std::vector<int> dataComponentRanks(const std::vector<MInst>& body, const std::vector<Edge>& edges) {
   const int n = static_cast<int>(body.size());
-  std::vector<int> parent(static_cast<size_t>(n));
-  std::iota(parent.begin(), parent.end(), 0);
-  const auto find = [&](int x) {
-    while (parent[static_cast<size_t>(x)] != x) x = parent[static_cast<size_t>(x)] = parent[static_cast<size_t>(parent[static_cast<size_t>(x)])];
-    return x;
-  };
+  Components parts(n);
   for (const Edge& e : edges) {
     if (e.from == e.to) continue;
     const MInst& from = body[static_cast<size_t>(e.from)];
     bool flows = false;
     if (from.dst.valid()) forEachModuloRead(body[static_cast<size_t>(e.to)], [&](const Reg& r) { flows |= r == from.dst; });
-    if (flows) parent[static_cast<size_t>(find(e.from))] = find(e.to);
+    if (flows) parts.join(e.from, e.to);
   }
   std::map<int, int> rank;
   std::vector<int> ranks(static_cast<size_t>(n), 0);
   for (int i = 0; i < n; ++i) {
-    auto it = rank.find(find(i));
-    if (it == rank.end()) it = rank.emplace(find(i), static_cast<int>(rank.size()) + 1).first;
+    auto it = rank.find(parts.find(i));
+    if (it == rank.end()) it = rank.emplace(parts.find(i), static_cast<int>(rank.size()) + 1).first;
     ranks[static_cast<size_t>(i)] = it->second;
   }
   return ranks;
