@@ -80,45 +80,38 @@ struct Member {
   llvm::Instruction* add;
 };
 
-// How each member is built: from `parent` (-1: the base, else a member's index) plus `step`.
+// How a member is built: from `parent` (-1: the base, else a member's index) plus `step`.
 struct Link {
-  int parent = -2;  // -2: not reached
+  int parent = -2;  // -2: not built from another: the member keeps its own add
   Offset step{};
 };
 
-// Links every member it can reach from the base and the reached members by the steps, breadth first;
-// returns how many are reached. `index`: each member's offset to its position.
-int reach(const std::vector<Member>& members, const std::map<Offset, int>& index, const std::vector<Offset>& steps,
-          std::vector<Link>& links, std::vector<int>& order) {
-  links.assign(members.size(), Link{});
-  order.clear();
-  const auto visit = [&](const Offset& from, int parent) {
+// How many members the base reaches by the steps, through the members reached (breadth first). `index`:
+// each member's offset to its position.
+int reach(const std::vector<Member>& members, const std::map<Offset, int>& index, const std::vector<Offset>& steps) {
+  std::vector<bool> reached(members.size(), false);
+  std::vector<Offset> frontier{Offset{}};
+  for (size_t next = 0; next < frontier.size(); ++next)
     for (const Offset& s : steps) {
-      Offset to = from;
+      Offset to = frontier[next];
       for (size_t k = 0; k < 5; ++k) to[k] += s[k];
       auto it = index.find(to);
-      if (it == index.end() || links[static_cast<size_t>(it->second)].parent != -2) continue;
-      links[static_cast<size_t>(it->second)] = Link{parent, s};
-      order.push_back(it->second);
+      if (it == index.end() || reached[static_cast<size_t>(it->second)]) continue;
+      reached[static_cast<size_t>(it->second)] = true;
+      frontier.push_back(to);
     }
-  };
-  visit(Offset{}, -1);
-  for (size_t next = 0; next < order.size(); ++next)
-    visit(members[static_cast<size_t>(order[next])].offset, order[next]);
-  return static_cast<int>(order.size());
+  return static_cast<int>(frontier.size()) - 1;
 }
 
 // Rewrites one group (same block and base) as chains when its steps cost fewer instructions than the
 // group's constants.
 void chainGroup(llvm::Value* base, std::vector<Member>& members) {
-  for (size_t a = 0; a < members.size(); ++a)
-    for (size_t b = a + 1; b < members.size(); ++b)
-      if (members[a].offset == members[b].offset) return;  // not CSE'd: leave it
+  std::map<Offset, int> index;
+  for (size_t m = 0; m < members.size(); ++m) index[members[m].offset] = static_cast<int>(m);
+  if (index.size() != members.size()) return;  // an offset twice, not CSE'd: leave it
   int costBefore = 0;
   for (const Member& m : members) costBefore += constantCost(m.offset);
 
-  std::map<Offset, int> index;
-  for (size_t m = 0; m < members.size(); ++m) index[members[m].offset] = static_cast<int>(m);
   // Candidate steps: every difference between two offsets (the base's being zero). Groups with more than
   // a thousand (offsets with few common steps) are left as they are: the search grows with their square.
   std::set<Offset> candidateSet;
@@ -130,8 +123,6 @@ void chainGroup(llvm::Value* base, std::vector<Member>& members) {
   }
   const std::vector<Offset> candidates(candidateSet.begin(), candidateSet.end());
   std::vector<Offset> steps;
-  std::vector<Link> links;
-  std::vector<int> order;
   int reached = 0, costAfter = 0;
   while (reached < static_cast<int>(members.size())) {
     int bestReach = reached, bestCost = 0;
@@ -139,7 +130,7 @@ void chainGroup(llvm::Value* base, std::vector<Member>& members) {
     for (const Offset& c : candidates) {
       std::vector<Offset> trial = steps;
       trial.push_back(c);
-      const int r = reach(members, index, trial, links, order);
+      const int r = reach(members, index, trial);
       if (r > bestReach || (r == bestReach && best && constantCost(c) < bestCost)) {
         if (r == reached) continue;
         bestReach = r;
