@@ -741,6 +741,7 @@ void optimizeModule(llvm::Module& module, const KernelSignature& signature, int 
   if (entry) expandVectorDivision(*entry);
   if (entry) scalarizeSplatLoads(*entry);
   if (entry) canonicalizeSplats(*entry);
+  if (entry) roundAfterMerges(*entry);
   if (entry && optLevel > 0) {
     // What the unroller put in inner preheaders without depending on the outer loop (trip count tests,
     // the remainder's count) would run once per outer iteration.

@@ -33,6 +33,11 @@ void chainCoordinateOffsets(llvm::Function& f);
 // PHIs of the int5s, viewed after them (int5_views.cpp).
 void viewInt5sAfterPhis(llvm::Function& f);
 
+// PHIs and selects that merge llvm.roundeven of floats (and integral constants) merge the floats
+// instead, rounded after them, so that the rounding stays next to the conversion it belongs to
+// (rounding_merges.cpp).
+void roundAfterMerges(llvm::Function& f);
+
 // int5 PHIs of loop nests whose read lanes never change from their start value are that value
 // (coordinate_ivs.cpp).
 void forwardInvariantLanes(llvm::Function& f);
