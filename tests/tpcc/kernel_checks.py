@@ -33,7 +33,8 @@ class KernelChecks:
         return obj, run([self.tool("tpc-objdump"), "-d", obj])
 
     def simulate(self, obj, args, native=False):
-        run([self.tool("tpc-sim"), obj] + list(args) + (["--native"] if native else []))
+        """tpc-sim's report (its first line: cycles of the slowest core)."""
+        return run([self.tool("tpc-sim"), obj] + list(args) + (["--native"] if native else []))
 
     def check(self, ok, what):
         self.failures += not ok

@@ -148,12 +148,16 @@ int runCompiler(const std::vector<std::string>& arguments) {
     std::unique_ptr<llvm::Module> pristine = llvm::CloneModule(*fr.module);
     // Each attempt: the unroll count, and whether it may give up modulo scheduling to fit the registers.
     // Eight copies are worth it only overlapped: flat, four overlapped copies run faster.
+    // Constant coordinate steps are first held in registers through loop nests, then (where that leaves
+    // too few) made where they are used, before any unrolling is given up.
     struct Attempt {
       int unroll;
       bool flat;
       bool coordinateIvs;  // false: coordinates computed where used, no index register held through loops
+      bool hoistSteps;
     };
-    const Attempt attempts[] = {{16, true, true}, {8, false, true}, {4, true, true}, {1, true, true}, {1, true, false}};
+    const Attempt attempts[] = {{16, true, true, true}, {16, true, true, false}, {8, false, true, false},
+                                {4, true, true, false}, {1, true, true, false},  {1, true, false, false}};
     size_t attempt = 0;
     tpc::cc::optimizeModule(*fr.module, fr.signature, optLevel, attempts[attempt].unroll);
     if (assembly && emitLlvm) {
@@ -180,11 +184,12 @@ int runCompiler(const std::vector<std::string>& arguments) {
       } catch (const tpc::cc::CodegenError& e) {
         if (!e.outOfRegisters || optLevel == 0 || ++attempt == std::size(attempts)) throw;
         if (std::getenv("TPC_DEBUG_RETRY"))
-          std::fprintf(stderr, "tpc-clang: %s; unrolling %d times%s instead\n", e.what(), attempts[attempt].unroll,
-                       attempts[attempt].coordinateIvs ? "" : ", without coordinate induction variables");
+          std::fprintf(stderr, "tpc-clang: %s; unrolling %d times%s%s instead\n", e.what(), attempts[attempt].unroll,
+                       attempts[attempt].coordinateIvs ? "" : ", without coordinate induction variables",
+                       attempts[attempt].hoistSteps ? "" : ", steps made where used");
         fr.module = llvm::CloneModule(*pristine);
         tpc::cc::optimizeModule(*fr.module, fr.signature, optLevel, attempts[attempt].unroll,
-                                attempts[attempt].coordinateIvs);
+                                attempts[attempt].coordinateIvs, attempts[attempt].hoistSteps);
       }
     }
     if (assembly) {

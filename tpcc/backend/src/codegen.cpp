@@ -637,7 +637,7 @@ struct TensorChoicesPass : llvm::PassInfoMixin<TensorChoicesPass> {
 }  // namespace
 
 void optimizeModule(llvm::Module& module, const KernelSignature& signature, int optLevel, int unrollCount,
-                    bool coordinateIvs) {
+                    bool coordinateIvs, bool hoistSteps) {
   preferUnrollEpilogue();
   keepSourcePositions(module);
   passPairsByValue(module);
@@ -755,7 +755,9 @@ void optimizeModule(llvm::Module& module, const KernelSignature& signature, int 
     removeSingleValuePhis(*entry);
     viewInt5sAfterPhis(*entry);
     if (coordinateIvs) reduceCoordinates(*entry);
+    shareLaneOffsets(*entry);
     chainCoordinateOffsets(*entry);
+    if (hoistSteps) hoistConstantCoordinates(*entry);
     formHardwareLoops(*entry);
   }
 

@@ -38,6 +38,7 @@ namespace {
 using Offset = std::array<int64_t, 5>;
 
 constexpr size_t kMaxCandidateSteps = 1024;
+constexpr int kDepthForTwoChains = 4;  // adds in a row before a second chain pays for its constant
 
 // The int5 constant's lanes, if all are known and one is not zero. (Vectors of the VPU are left alone: a
 // chain of their 4-cycle adds would cost more than the constants.)
@@ -103,6 +104,50 @@ int reach(const std::vector<Member>& members, const std::map<Offset, int>& index
   return static_cast<int>(frontier.size()) - 1;
 }
 
+struct Placement {
+  std::vector<Link> plan;
+  int cost = 0;   // scalar-slot instructions for the constants
+  int depth = 0;  // the longest chain of adds
+};
+
+// Built in program order, each where its member was, so that it lives no longer than the member did (a
+// run of stores, each at the next offset, keeps one coordinate alive, not all of them): from a member
+// before it one step away, or from the base; of those the one at the shallowest depth in its chain, and
+// of equally deep ones the one that came last. A member with none keeps its add.
+Placement place(const std::vector<Member>& members, const std::vector<Offset>& steps) {
+  Placement p;
+  p.plan.resize(members.size());
+  std::vector<int> depth(members.size(), 0);
+  std::map<Offset, int> seen;  // offset -> the member built at it so far
+  std::set<Offset> used;
+  for (size_t m = 0; m < members.size(); ++m) {
+    int bestDepth = 0;
+    for (const Offset& step : steps) {
+      const Offset from = minus(members[m].offset, step);
+      int parent = -2;
+      if (from == Offset{}) parent = -1;
+      if (auto it = seen.find(from); it != seen.end()) parent = it->second;
+      if (parent == -2) continue;
+      const int d = parent < 0 ? 1 : depth[static_cast<size_t>(parent)] + 1;
+      if (p.plan[m].parent == -2 || d < bestDepth || (d == bestDepth && parent > p.plan[m].parent)) {
+        p.plan[m] = Link{parent, step};
+        bestDepth = d;
+      }
+    }
+    if (p.plan[m].parent == -2) {
+      p.cost += constantCost(members[m].offset);
+      depth[m] = 1;
+    } else {
+      used.insert(p.plan[m].step);
+      depth[m] = bestDepth;
+    }
+    p.depth = std::max(p.depth, depth[m]);
+    seen[members[m].offset] = static_cast<int>(m);
+  }
+  for (const Offset& step : used) p.cost += constantCost(step);
+  return p;
+}
+
 // Rewrites one group (same block and base) as chains when its steps cost fewer instructions than the
 // group's constants.
 void chainGroup(llvm::Value* base, std::vector<Member>& members) {
@@ -145,27 +190,24 @@ void chainGroup(llvm::Value* base, std::vector<Member>& members) {
   }
   if (costAfter >= costBefore) return;
 
-  // Built in program order, each where its member was, so that it lives no longer than the member did (a
-  // run of stores, each at the next offset, keeps one coordinate alive, not all of them): from the member
-  // before it one step away that came last, or from the base. A member with none keeps its add.
-  std::vector<Link> plan(members.size());
-  std::map<Offset, int> seen;  // offset -> the member built at it so far
-  std::set<Offset> used;
-  int cost = 0;
-  for (size_t m = 0; m < members.size(); ++m) {
-    for (const Offset& step : steps) {
-      const Offset from = minus(members[m].offset, step);
-      int parent = -2;
-      if (from == Offset{}) parent = -1;
-      if (auto it = seen.find(from); it != seen.end()) parent = it->second;
-      if (parent > plan[m].parent) plan[m] = Link{parent, step};
-    }
-    if (plan[m].parent == -2) cost += constantCost(members[m].offset);
-    else used.insert(plan[m].step);
-    seen[members[m].offset] = static_cast<int>(m);
+  Placement placed = place(members, steps);
+  if (placed.cost >= costBefore) return;
+  // A long run at one step makes each coordinate wait for the one before it (index-register adds take 2
+  // cycles, so stores at the next offsets each issue every other cycle): twice the step as well makes two
+  // chains, at the price of one more constant. Only where each coordinate serves one access and nothing
+  // else (two loads at each take the load slot as long as the add takes; a loop's start values wait for
+  // the loop's own set-up anyway), and only for one step (in a grid, the
+  // shallowest parent may be a coordinate made long before, which would keep many alive).
+  const bool oneAccessEach = std::all_of(members.begin(), members.end(), [](const Member& m) {
+    return m.add->hasOneUse() && llvm::isa<llvm::CallInst>(*m.add->user_begin());
+  });
+  if (steps.size() == 1 && oneAccessEach && placed.depth >= kDepthForTwoChains) {
+    Offset twice{};
+    for (size_t k = 0; k < 5; ++k) twice[k] = 2 * steps[0][k];
+    Placement twoChains = place(members, {steps[0], twice});
+    if (twoChains.cost < costBefore && twoChains.depth < placed.depth) placed = twoChains;
   }
-  for (const Offset& step : used) cost += constantCost(step);
-  if (cost >= costBefore) return;
+  const std::vector<Link>& plan = placed.plan;
 
   auto* type = llvm::cast<llvm::FixedVectorType>(base->getType());
   auto offsetVector = [&](const Offset& o) {

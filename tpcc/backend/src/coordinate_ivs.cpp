@@ -254,9 +254,13 @@ void reduceLoop(llvm::Loop* loop, size_t maxIvs) {
       if (c.scale != 1) first = pb.CreateMul(first, llvm::ConstantInt::get(c.iv->getType(), c.scale));
       if (c.offset) first = pb.CreateAdd(first, llvm::ConstantInt::get(c.iv->getType(), c.offset));
       if (first->getType() != i32) first = pb.CreateSExtOrTrunc(first, i32);
+      // A constant first value goes in before the other lanes: over a constant base it folds into it.
       start = c.base;
+      const bool firstIsConstant = llvm::isa<llvm::Constant>(first);
+      if (firstIsConstant) start = pb.CreateInsertElement(start, first, llvm::ConstantInt::get(i32, c.lane));
       for (auto [lane, value] : c.fixed) start = pb.CreateInsertElement(start, value, llvm::ConstantInt::get(i32, lane));
-      start = pb.CreateInsertElement(start, first, llvm::ConstantInt::get(i32, c.lane), "coord.start");
+      if (!firstIsConstant) start = pb.CreateInsertElement(start, first, llvm::ConstantInt::get(i32, c.lane));
+      start->setName("coord.start");
     }
     return starts[&c] = start;
   };

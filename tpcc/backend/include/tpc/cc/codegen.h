@@ -25,9 +25,17 @@ namespace tpc::cc {
 // its own (coordinate_ivs.cpp), at most `maxIvs` per loop (each holds an index register through it).
 void reduceCoordinates(llvm::Function& f, size_t maxIvs = 20);
 
+// Coordinates of one block built lane by lane from the same values plus constants (`{n + 64 j, m, 0, 0,
+// 0}`) become one vector built once plus constant offsets (lane_offsets.cpp).
+void shareLaneOffsets(llvm::Function& f);
+
 // Outside innermost loops, int5 values that are the same base plus offsets in one lane, a fixed step
 // apart, become a chain of adds of that step, which shares one constant (coordinate_chains.cpp).
 void chainCoordinateOffsets(llvm::Function& f);
+
+// Constant int5 vectors built in loops (coordinate steps) are built once before the outermost loop
+// around them, one per value (constant_coordinates.cpp).
+void hoistConstantCoordinates(llvm::Function& f);
 
 // PHIs of narrow-integer views of int5s (<20 x i8>, <10 x i16>: LLVM's form of `(uint8_t)c[k]`) become
 // PHIs of the int5s, viewed after them (int5_views.cpp).
@@ -71,9 +79,10 @@ void expandPowerOfTwoDivision(llvm::Function& f);
 void expandVectorDivision(llvm::Function& f);
 
 // `coordinateIvs` false: coordinates are computed where they are used (the driver's last attempt when the
-// index registers run out).
+// index registers run out). `hoistSteps` false: constant coordinate steps stay in the preheaders where
+// they are used rather than held through loop nests (hoistConstantCoordinates; the driver's first retry).
 void optimizeModule(llvm::Module& module, const KernelSignature& signature, int optLevel, int unrollCount = 16,
-                    bool coordinateIvs = true);
+                    bool coordinateIvs = true, bool hoistSteps = true);
 
 // Metadata that keeps each instruction's source position, {i32 line, i32 column}, through optimizations
 // that drop its debug location (LICM hoisting sets line 0), so that errors can still point at it.

@@ -1,0 +1,176 @@
+// Coordinates built lane by lane from `x + C` as one shared vector plus constants (LLVM IR, before
+// coordinate chains and instruction selection).
+//
+// Unrolling a loop over columns leaves each copy's coordinates built from its own scalar:
+//
+//     c_j = {n + 64 j, m, 0, 0, 0}        (j = 0..7, inserted lane by lane)
+//
+// which costs each copy a scalar add, a copy of the other lanes and a lane write, besides the lanes
+// written after it. When several coordinates of one block differ only by constants added to the scalars
+// of their lanes, they become one vector and constant offsets:
+//
+//     c = {n, m, 0, 0, 0}        c_j = c + <64 j, 0, 0, 0, 0>
+//
+// whose adds coordinate chains (coordinate_chains.cpp) then link by one shared step. matmul's group of 8
+// output vectors builds 8 such coordinates for its loads and 8 for its stores whenever the row's next 8
+// columns start.
+#include <algorithm>
+#include <array>
+#include <map>
+#include <optional>
+#include <tuple>
+#include <utility>
+#include <vector>
+
+#include <llvm/Analysis/LoopInfo.h>
+#include <llvm/IR/Constants.h>
+#include <llvm/IR/Dominators.h>
+#include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/Instructions.h>
+#include <llvm/Transforms/Utils/Local.h>
+
+#include "tpc/cc/codegen.h"
+
+namespace tpc::cc {
+
+namespace {
+
+bool isInt5(const llvm::Type* t) {
+  const auto* vt = llvm::dyn_cast<llvm::FixedVectorType>(t);
+  return vt && vt->getNumElements() == 5 && vt->getElementType()->isIntegerTy(32);
+}
+
+// The lane an insertion writes (-1: not a constant lane).
+int laneOf(const llvm::InsertElementInst* ie) {
+  const auto* k = llvm::dyn_cast<llvm::ConstantInt>(ie->getOperand(2));
+  return k && k->getZExtValue() < 5 ? static_cast<int>(k->getZExtValue()) : -1;
+}
+
+// A coordinate as its insertions: the vector under them and the value each written lane ends with.
+struct Built {
+  llvm::Value* under = nullptr;
+  std::vector<std::pair<int, llvm::Value*>> lanes;  // by lane
+};
+
+std::optional<Built> decompose(llvm::InsertElementInst* root) {
+  Built b;
+  bool written[5] = {};
+  llvm::Value* v = root;
+  while (auto* ie = llvm::dyn_cast<llvm::InsertElementInst>(v)) {
+    const int lane = laneOf(ie);
+    if (lane < 0) return std::nullopt;
+    if (!written[lane]) b.lanes.push_back({lane, ie->getOperand(1)});
+    written[lane] = true;
+    v = ie->getOperand(0);
+  }
+  b.under = v;
+  std::sort(b.lanes.begin(), b.lanes.end());
+  return b;
+}
+
+// x + C (an add, or an `or` whose operands share no bits) as (x, C); anything else as (v, 0).
+std::pair<llvm::Value*, int64_t> splitConstant(llvm::Value* v) {
+  auto* i = llvm::dyn_cast<llvm::BinaryOperator>(v);
+  if (!i || !i->getType()->isIntegerTy(32)) return {v, 0};
+  const auto* disjoint = llvm::dyn_cast<llvm::PossiblyDisjointInst>(i);
+  if (i->getOpcode() != llvm::Instruction::Add && !(disjoint && disjoint->isDisjoint())) return {v, 0};
+  const auto* c = llvm::dyn_cast<llvm::ConstantInt>(i->getOperand(1));
+  if (!c) return {v, 0};
+  return {i->getOperand(0), c->getSExtValue()};
+}
+
+// Read as a whole (not only built on by further insertions).
+bool isCoordinate(const llvm::InsertElementInst& ie) {
+  for (const llvm::Use& u : ie.uses()) {
+    const auto* next = llvm::dyn_cast<llvm::InsertElementInst>(u.getUser());
+    if (!next || u.getOperandNo() != 0) return true;
+  }
+  return false;
+}
+
+// x is lane `lane` of v already (inserting it would change nothing).
+bool readFromLane(llvm::Value* x, llvm::Value* v, int lane) {
+  const auto* ex = llvm::dyn_cast<llvm::ExtractElementInst>(x);
+  const auto* k = ex ? llvm::dyn_cast<llvm::ConstantInt>(ex->getIndexOperand()) : nullptr;
+  return k && ex->getVectorOperand() == v && k->getZExtValue() == static_cast<uint64_t>(lane);
+}
+
+struct Member {
+  llvm::InsertElementInst* root;
+  std::array<int64_t, 5> offset;
+};
+
+}  // namespace
+
+void shareLaneOffsets(llvm::Function& f) {
+  llvm::Type* i32 = llvm::Type::getInt32Ty(f.getContext());
+  std::vector<llvm::Instruction*> replaced;
+  llvm::DominatorTree dt(f);
+  llvm::LoopInfo li(dt);
+  for (llvm::BasicBlock& bb : f) {
+    // In an innermost loop the offsets' constants would be made again each iteration, where selection's
+    // own reuse of a coordinate at hand (`c[0] += 64`) costs one add.
+    if (const llvm::Loop* loop = li.getLoopFor(&bb); loop && loop->isInnermost()) continue;
+    // Coordinates of this block by what they are built of once the constants are taken out.
+    using Key = std::tuple<llvm::Value*, std::vector<std::pair<int, llvm::Value*>>>;
+    std::map<Key, std::vector<Member>> groups;
+    std::vector<Key> order;  // keys in program order (the map's order is by address)
+    for (llvm::Instruction& i : bb) {
+      auto* ie = llvm::dyn_cast<llvm::InsertElementInst>(&i);
+      if (!ie || !isInt5(ie->getType()) || !isCoordinate(*ie)) continue;
+      std::optional<Built> built = decompose(ie);
+      if (!built) continue;
+      Member m{ie, {}};
+      std::vector<std::pair<int, llvm::Value*>> stripped;
+      for (auto [lane, value] : built->lanes) {
+        auto [x, c] = splitConstant(value);
+        m.offset[static_cast<size_t>(lane)] = c;
+        stripped.push_back({lane, x});
+      }
+      Key key{built->under, stripped};
+      auto [it, fresh] = groups.try_emplace(key);
+      if (fresh) order.push_back(key);
+      it->second.push_back(m);
+    }
+    for (const Key& key : order) {
+      std::vector<Member>& members = groups[key];
+      // One coordinate alone gains nothing: its scalar add and lane write become a lane write and an add.
+      if (members.size() < 2) continue;
+      bool anyOffset = false;
+      for (const Member& m : members)
+        for (int64_t c : m.offset) anyOffset |= c != 0;
+      if (!anyOffset) continue;
+
+      // The shared vector, where the first coordinate was built (its lanes' values are at hand there).
+      // Constant lanes first: over a constant vector they fold into it.
+      llvm::IRBuilder<> b(members.front().root);
+      llvm::Value* shared = std::get<0>(key);
+      for (bool constants : {true, false})
+        for (auto [lane, x] : std::get<1>(key))
+          if (llvm::isa<llvm::Constant>(x) == constants && !readFromLane(x, shared, lane))
+            shared = b.CreateInsertElement(shared, x, llvm::ConstantInt::get(i32, static_cast<uint64_t>(lane)));
+      if (auto* si = llvm::dyn_cast<llvm::Instruction>(shared)) si->setName("lanes.shared");
+      for (const Member& m : members) {
+        llvm::Value* now = shared;
+        if (m.offset != std::array<int64_t, 5>{}) {
+          std::vector<llvm::Constant*> lanes;
+          for (int64_t c : m.offset) lanes.push_back(llvm::ConstantInt::get(i32, static_cast<uint64_t>(c), true));
+          llvm::IRBuilder<> at(m.root);
+          now = at.CreateAdd(shared, llvm::ConstantVector::get(lanes), m.root->getName() + ".offset");
+          if (auto* ni = llvm::dyn_cast<llvm::Instruction>(now)) {
+            ni->setDebugLoc(m.root->getDebugLoc());
+            if (llvm::MDNode* position = m.root->getMetadata(kSourcePositionMetadata))
+              ni->setMetadata(kSourcePositionMetadata, position);
+          }
+        }
+        m.root->replaceAllUsesWith(now);
+        replaced.push_back(m.root);
+      }
+    }
+  }
+  // The old insertions and the scalar adds that only they read.
+  for (llvm::Instruction* i : replaced)
+    if (i->use_empty()) llvm::RecursivelyDeleteTriviallyDeadInstructions(i);
+}
+
+}  // namespace tpc::cc
