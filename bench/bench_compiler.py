@@ -104,14 +104,13 @@ def measure(tool, case, compiles=3):
     else:
         vectors = (size2[0] - size1[0]) * ((size1[1] + lanes - 1) // lanes)
     cycles = (s2["cycles"] - s1["cycles"]) / vectors
-    loads = (s2["load_bytes"] - s1["load_bytes"]) / 256 / vectors
-    stores = (s2["store_bytes"] - s1["store_bytes"]) / 256 / vectors
-    # VPU instructions per vector (bundles with a VPU slot in use): lane counts would undercount kernels
-    # that mix widths (requantize_i8 works on 256 i8 lanes and 64 i32 lanes).
+    # Instructions per vector in each slot (bundles with that slot in use), not bytes or lanes: bytes would
+    # leave out the load slot's scalar loads and address generation (matmul's gen_addr and ld_g for a[m, k]),
+    # lane counts would undercount kernels that mix widths (requantize_i8 works on 256 i8 lanes and 64 i32).
     slot_insns = lambda s, slot: s["slot_utilization"][slot] * s["bundles"]  # noqa: E731
-    vpu = round(slot_insns(s2, "vpu") - slot_insns(s1, "vpu")) / vectors
-    spu = round(slot_insns(s2, "spu") - slot_insns(s1, "spu")) / vectors
-    return cycles, max(loads, stores, vpu, 1.0), spu, min(times)
+    per_vector = lambda slot: round(slot_insns(s2, slot) - slot_insns(s1, slot)) / vectors  # noqa: E731
+    bound = max(per_vector("load"), per_vector("store"), per_vector("vpu"), 1.0)
+    return cycles, bound, per_vector("spu"), min(times)
 
 
 def small_sizes(tool):

@@ -12,9 +12,11 @@ loop runs several of its iterations side by side, one accumulator each, with the
   accumulates the inner sums (all = all * 0.5 + sum: the next outer iteration needs this one's sum).
 - TPC_DEBUG_UNROLL_AND_JAM reports the jams: a copy of the nest as it was for one outer iteration, 8
   copies, then 4 and 2 for the remainder; nothing for the illegal nests.
-- The samples column_sum_f32, row_sum_f32 and matmul_f32 run within 1.1, 1.1 and 1.5 times their slot
-  bound in steady state (bench/bench_compiler.py's measure): 4, 4 and 7.8 times without the
-  transformation (TPC_UNROLL_AND_JAM=0).
+- The samples column_sum_f32, row_sum_f32 and matmul_f32 run within 1.1 times their slot bound in steady
+  state (bench/bench_compiler.py's measure, which counts each slot's instructions: matmul's load slot also
+  issues the gen_addr and ld_g of a[m, k]): 4, 4 and 7.8 times without the transformation
+  (TPC_UNROLL_AND_JAM=0); matmul was 1.19 before its set-up between groups of columns was made cheaper
+  (lane_offsets.cpp, constant_coordinates.cpp, iv_increments.cpp, two chains in coordinate_chains.cpp).
 
 usage: check_unroll_and_jam.py BUILD/bin
 """
@@ -277,7 +279,7 @@ def main():
                           expected(carry_reference, vectors, rows, x))
     print("%d of %d result checks passed" % (checks - failures, checks))
 
-    limits = {"column_sum_f32": 1.10, "row_sum_f32": 1.10, "matmul_f32": 1.50}
+    limits = {"column_sum_f32": 1.10, "row_sum_f32": 1.10, "matmul_f32": 1.10}
     for case in bench_compiler.CASES:
         if case[0] not in limits:
             continue

@@ -758,6 +758,7 @@ void optimizeModule(llvm::Module& module, const KernelSignature& signature, int 
     shareLaneOffsets(*entry);
     chainCoordinateOffsets(*entry);
     if (hoistSteps) hoistConstantCoordinates(*entry);
+    sinkIvIncrements(*entry);
     formHardwareLoops(*entry);
   }
 

@@ -8,6 +8,7 @@
 // instructions each time. They move to the preheader of the outermost loop around them, one per value
 // there, and hold an index register through that nest. (Not to the entry block: kernels whose work is a
 // few vectors per core spend their set-up on the scalar slot, and most paths never enter a given nest.)
+#include <algorithm>
 #include <map>
 #include <vector>
 
@@ -70,6 +71,23 @@ void hoistConstantCoordinates(llvm::Function& f) {
         continue;
       }
       ie->moveBefore(to->getTerminator());
+    }
+  }
+
+  // Coordinates built of values that do not change in the loop around them (a row's start {0, m, 0, 0,
+  // 0} for a loop over k, made each time the row's next columns start): one loop out, before it.
+  for (llvm::BasicBlock* bb : llvm::ReversePostOrderTraversal<llvm::Function*>(&f)) {
+    llvm::Loop* loop = li.getLoopFor(bb);
+    if (!loop || loop->isInnermost() || !loop->getLoopPreheader()) continue;
+    llvm::Instruction* end = loop->getLoopPreheader()->getTerminator();
+    for (llvm::Instruction& i : llvm::make_early_inc_range(*bb)) {
+      auto* ie = llvm::dyn_cast<llvm::InsertElementInst>(&i);
+      if (!ie || !isInt5(ie->getType())) continue;
+      const bool invariant = std::all_of(ie->op_begin(), ie->op_end(), [&](const llvm::Use& u) {
+        auto* def = llvm::dyn_cast<llvm::Instruction>(u.get());
+        return !def || dt.dominates(def, end);
+      });
+      if (invariant) ie->moveBefore(end);
     }
   }
 }

@@ -142,12 +142,39 @@ void shareLaneOffsets(llvm::Function& f) {
       if (!anyOffset) continue;
 
       // The shared vector, where the first coordinate was built (its lanes' values are at hand there).
-      // Constant lanes first: over a constant vector they fold into it.
-      llvm::IRBuilder<> b(members.front().root);
+      llvm::Instruction* at = members.front().root;
+      {
+        // After an inner loop: in the header of the loop around it, if the lanes' values are known there,
+        // so that the vector is ready when the inner loop ends (built after it, its lane writes, 2 cycles
+        // each, delayed the first store by 6 cycles in matmul; it holds one index register through the
+        // inner loop instead).
+        const llvm::Loop* loop = li.getLoopFor(&bb);
+        if (loop && loop->getHeader() != &bb) {
+          llvm::Instruction* end = loop->getHeader()->getTerminator();
+          bool known = true;
+          auto check = [&](llvm::Value* v) {
+            if (auto* i = llvm::dyn_cast<llvm::Instruction>(v)) known &= dt.dominates(i, end);
+          };
+          check(std::get<0>(key));
+          for (auto [lane, x] : std::get<1>(key)) check(x);
+          bool innerBetween = false;
+          for (const llvm::Loop* inner : loop->getSubLoops()) innerBetween |= dt.dominates(inner->getHeader(), &bb);
+          if (known && innerBetween) at = end;
+        }
+      }
+      // Lanes in order of how long their values stay the same: constants (over a constant vector they
+      // fold into it), then values the enclosing loop does not change (the vector built of those up to
+      // there is moved out of the loop later, hoistConstantCoordinates), then the others.
+      const llvm::Loop* around = li.getLoopFor(at->getParent());
+      auto rank = [&](llvm::Value* x) {
+        if (llvm::isa<llvm::Constant>(x)) return 0;
+        return around && around->isLoopInvariant(x) ? 1 : 2;
+      };
+      llvm::IRBuilder<> b(at);
       llvm::Value* shared = std::get<0>(key);
-      for (bool constants : {true, false})
+      for (int r : {0, 1, 2})
         for (auto [lane, x] : std::get<1>(key))
-          if (llvm::isa<llvm::Constant>(x) == constants && !readFromLane(x, shared, lane))
+          if (rank(x) == r && !readFromLane(x, shared, lane))
             shared = b.CreateInsertElement(shared, x, llvm::ConstantInt::get(i32, static_cast<uint64_t>(lane)));
       if (auto* si = llvm::dyn_cast<llvm::Instruction>(shared)) si->setName("lanes.shared");
       for (const Member& m : members) {

@@ -37,6 +37,10 @@ void chainCoordinateOffsets(llvm::Function& f);
 // around them, one per value (constant_coordinates.cpp).
 void hoistConstantCoordinates(llvm::Function& f);
 
+// An induction variable's increment in its loop's header goes after the variable's last read there,
+// so that the two can share a register (iv_increments.cpp).
+void sinkIvIncrements(llvm::Function& f);
+
 // PHIs of narrow-integer views of int5s (<20 x i8>, <10 x i16>: LLVM's form of `(uint8_t)c[k]`) become
 // PHIs of the int5s, viewed after them (int5_views.cpp).
 void viewInt5sAfterPhis(llvm::Function& f);
