@@ -754,6 +754,7 @@ void optimizeModule(llvm::Module& module, const KernelSignature& signature, int 
     fam.clear();
     removeSingleValuePhis(*entry);
     viewInt5sAfterPhis(*entry);
+    scalarizeViewArithmetic(*entry);
     if (coordinateIvs) reduceCoordinates(*entry);
     shareLaneOffsets(*entry);
     chainCoordinateOffsets(*entry);

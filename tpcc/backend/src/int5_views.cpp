@@ -61,4 +61,56 @@ void viewInt5sAfterPhis(llvm::Function& f) {
   }
 }
 
+// Arithmetic on a view read only lane by lane: the lanes that are read, as scalars. `(uint16_t)c[2] *
+// (uint16_t)c[2]` stays scalar in the source, but LLVM may multiply the whole <10 x i16> view and read
+// lane 4 of the product (fuzz seed 365062); no register file holds the product, while a lane of the view
+// itself is one part of an index register.
+void scalarizeViewArithmetic(llvm::Function& f) {
+  std::vector<llvm::BinaryOperator*> ops;
+  for (llvm::BasicBlock& bb : f)
+    for (llvm::Instruction& i : bb)
+      if (auto* bo = llvm::dyn_cast<llvm::BinaryOperator>(&i); bo && isNarrowView(bo->getType())) ops.push_back(bo);
+  // Users before their operands: an operation read only by one being scalarized is then read lane by lane.
+  for (auto it = ops.rbegin(); it != ops.rend(); ++it) {
+    llvm::BinaryOperator* bo = *it;
+    // Each user reads one lane: an extract at a constant index, or a splat of one lane.
+    std::vector<std::pair<llvm::Instruction*, uint64_t>> reads;
+    bool laneByLane = true;
+    for (llvm::User* u : bo->users()) {
+      if (auto* ee = llvm::dyn_cast<llvm::ExtractElementInst>(u)) {
+        auto* k = llvm::dyn_cast<llvm::ConstantInt>(ee->getIndexOperand());
+        if (k && ee->getVectorOperand() == bo) {
+          reads.push_back({ee, k->getZExtValue()});
+          continue;
+        }
+      } else if (auto* sv = llvm::dyn_cast<llvm::ShuffleVectorInst>(u); sv && sv->getOperand(0) == bo) {
+        const int lane = sv->getMaskValue(0);
+        bool splat = lane >= 0;
+        for (int m : sv->getShuffleMask()) splat &= m == lane;
+        if (splat && static_cast<unsigned>(lane) < llvm::cast<llvm::FixedVectorType>(bo->getType())->getNumElements()) {
+          reads.push_back({sv, static_cast<uint64_t>(lane)});
+          continue;
+        }
+      }
+      laneByLane = false;
+    }
+    if (!laneByLane || reads.empty()) continue;
+    for (auto [user, lane] : reads) {
+      llvm::IRBuilder<> b(user);
+      llvm::Value* x = b.CreateExtractElement(bo->getOperand(0), lane);
+      llvm::Value* y = b.CreateExtractElement(bo->getOperand(1), lane);
+      llvm::Value* scalar = b.CreateBinOp(bo->getOpcode(), x, y, bo->getName() + ".lane");
+      if (auto* si = llvm::dyn_cast<llvm::Instruction>(scalar)) si->copyIRFlags(bo);
+      llvm::Value* now = scalar;
+      if (auto* sv = llvm::dyn_cast<llvm::ShuffleVectorInst>(user)) {
+        auto* type = llvm::cast<llvm::FixedVectorType>(sv->getType());
+        now = b.CreateVectorSplat(type->getNumElements(), scalar);
+      }
+      user->replaceAllUsesWith(now);
+      user->eraseFromParent();
+    }
+    if (bo->use_empty()) bo->eraseFromParent();
+  }
+}
+
 }  // namespace tpc::cc

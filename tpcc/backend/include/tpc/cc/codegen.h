@@ -45,6 +45,10 @@ void sinkIvIncrements(llvm::Function& f);
 // PHIs of the int5s, viewed after them (int5_views.cpp).
 void viewInt5sAfterPhis(llvm::Function& f);
 
+// Arithmetic on such a view whose lanes are only read one at a time becomes scalar arithmetic on the lanes
+// read (int5_views.cpp).
+void scalarizeViewArithmetic(llvm::Function& f);
+
 // PHIs and selects that merge llvm.roundeven of floats (and integral constants) merge the floats
 // instead, rounded after them, so that the rounding stays next to the conversion it belongs to
 // (rounding_merges.cpp).
