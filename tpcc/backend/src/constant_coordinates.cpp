@@ -19,16 +19,12 @@
 #include <llvm/IR/Dominators.h>
 #include <llvm/IR/Instructions.h>
 
+#include "ir_patterns.h"
 #include "tpc/cc/codegen.h"
 
 namespace tpc::cc {
 
 namespace {
-
-bool isInt5(const llvm::Type* t) {
-  const auto* vt = llvm::dyn_cast<llvm::FixedVectorType>(t);
-  return vt && vt->getNumElements() == 5 && vt->getElementType()->isIntegerTy(32);
-}
 
 // The constant an insertion of constants into a constant (or into such an insertion) makes.
 llvm::Constant* constantValue(llvm::Value* v, const std::map<llvm::Value*, llvm::Constant*>& known) {

@@ -36,12 +36,6 @@ namespace tpc::cc {
 
 namespace {
 
-// The lane an insertion writes (-1: not a constant lane).
-int laneOf(const llvm::InsertElementInst* ie) {
-  auto* k = llvm::dyn_cast<llvm::ConstantInt>(ie->getOperand(2));
-  return k && k->getZExtValue() < 5 ? static_cast<int>(k->getZExtValue()) : -1;
-}
-
 // Insertions into one lane overwrite it entirely: the vector underneath a chain of them.
 llvm::Value* underLane(llvm::Value* v, int lane) {
   while (auto* ie = llvm::dyn_cast<llvm::InsertElementInst>(v)) {
@@ -49,11 +43,6 @@ llvm::Value* underLane(llvm::Value* v, int lane) {
     v = ie->getOperand(0);
   }
   return v;
-}
-
-bool isInt5(llvm::Type* t) {
-  auto* vt = llvm::dyn_cast<llvm::FixedVectorType>(t);
-  return vt && vt->getNumElements() == 5 && vt->getElementType()->isIntegerTy(32);
 }
 
 // x as scale * v + offset, for the value v under adds (and disjoint ors) of constants, left shifts and

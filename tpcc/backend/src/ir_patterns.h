@@ -5,6 +5,7 @@
 #include <utility>
 
 #include <llvm/IR/Constants.h>
+#include <llvm/IR/DerivedTypes.h>
 #include <llvm/IR/InstrTypes.h>
 #include <llvm/IR/Instructions.h>
 
@@ -23,6 +24,18 @@ inline std::pair<llvm::Value*, int64_t> baseAndConstant(llvm::Value* x, bool orI
     x = op->getOperand(0);
   }
   return {x, c};
+}
+
+// An int5 coordinate: <5 x i32>.
+inline bool isInt5(const llvm::Type* t) {
+  const auto* vt = llvm::dyn_cast<llvm::FixedVectorType>(t);
+  return vt && vt->getNumElements() == 5 && vt->getElementType()->isIntegerTy(32);
+}
+
+// The int5 lane an insertion writes (-1: not a constant lane).
+inline int laneOf(const llvm::InsertElementInst* ie) {
+  const auto* k = llvm::dyn_cast<llvm::ConstantInt>(ie->getOperand(2));
+  return k && k->getZExtValue() < 5 ? static_cast<int>(k->getZExtValue()) : -1;
 }
 
 }  // namespace tpc::cc

@@ -29,22 +29,12 @@
 #include <llvm/IR/Instructions.h>
 #include <llvm/Transforms/Utils/Local.h>
 
+#include "ir_patterns.h"
 #include "tpc/cc/codegen.h"
 
 namespace tpc::cc {
 
 namespace {
-
-bool isInt5(const llvm::Type* t) {
-  const auto* vt = llvm::dyn_cast<llvm::FixedVectorType>(t);
-  return vt && vt->getNumElements() == 5 && vt->getElementType()->isIntegerTy(32);
-}
-
-// The lane an insertion writes (-1: not a constant lane).
-int laneOf(const llvm::InsertElementInst* ie) {
-  const auto* k = llvm::dyn_cast<llvm::ConstantInt>(ie->getOperand(2));
-  return k && k->getZExtValue() < 5 ? static_cast<int>(k->getZExtValue()) : -1;
-}
 
 // A coordinate as its insertions: the vector under them and the value each written lane ends with.
 struct Built {
@@ -66,17 +56,6 @@ std::optional<Built> decompose(llvm::InsertElementInst* root) {
   b.under = v;
   std::sort(b.lanes.begin(), b.lanes.end());
   return b;
-}
-
-// x + C (an add, or an `or` whose operands share no bits) as (x, C); anything else as (v, 0).
-std::pair<llvm::Value*, int64_t> splitConstant(llvm::Value* v) {
-  auto* i = llvm::dyn_cast<llvm::BinaryOperator>(v);
-  if (!i || !i->getType()->isIntegerTy(32)) return {v, 0};
-  const auto* disjoint = llvm::dyn_cast<llvm::PossiblyDisjointInst>(i);
-  if (i->getOpcode() != llvm::Instruction::Add && !(disjoint && disjoint->isDisjoint())) return {v, 0};
-  const auto* c = llvm::dyn_cast<llvm::ConstantInt>(i->getOperand(1));
-  if (!c) return {v, 0};
-  return {i->getOperand(0), c->getSExtValue()};
 }
 
 // Read as a whole (not only built on by further insertions).
@@ -123,8 +102,8 @@ void shareLaneOffsets(llvm::Function& f) {
       Member m{ie, {}};
       std::vector<std::pair<int, llvm::Value*>> stripped;
       for (auto [lane, value] : built->lanes) {
-        auto [x, c] = splitConstant(value);
-        m.offset[static_cast<size_t>(lane)] = c;
+        auto [x, c] = baseAndConstant(value);
+        m.offset[static_cast<size_t>(lane)] = static_cast<int32_t>(c);  // int5 lanes wrap at 32 bits
         stripped.push_back({lane, x});
       }
       Key key{built->under, stripped};
