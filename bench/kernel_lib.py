@@ -67,16 +67,45 @@ class Case:
         self.params, self.lo, self.hi, self.macs = list(params), lo, hi, macs
 
 
+MOVEMENT = ("transpose", "slice", "pad", "expand", "identity", "concat", "gather", "embedding")
+MOVE_OTHER_TYPES = ("_f16", "_u32", "_i16", "_u16", "_i8", "_u8") + tuple(
+    "%s_fwd_i32" % op for op in ("transpose", "slice", "pad", "expand", "identity", "concat", "gather"))
+
+
+def movement_case(g, op, t, shape):
+    """Data movement along the vector path (dimension 0 unmoved, step 1): the slot bound is its loads and
+    stores."""
+    rows, cols = shape
+    if op == "transpose":  # dimensions 1 and 2 swapped
+        return Case(g, "movement", [(t, [2, rows // 2, cols])], [(t, [rows // 2, 2, cols])], ["perm=0,2,1"])
+    if op == "slice":
+        return Case(g, "movement", [(t, [rows + 2, cols + 64])], [(t, shape)], ["start=5,1"])
+    if op == "pad":
+        return Case(g, "movement", [(t, [rows - 2, cols - 64])], [(t, shape)], ["before=5,1", "after=59,1"])
+    if op == "expand":
+        return Case(g, "movement", [(t, [1, cols])], [(t, shape)])
+    if op == "concat":
+        return Case(g, "movement", [(t, [rows // 2, cols]), (t, [rows - rows // 2, cols])], [(t, shape)], ["dim=1"])
+    if op in ("gather", "embedding"):
+        return Case(g, "movement", [(t, [rows, cols]), ("i32", [rows])], [(t, shape)], [] if op == "embedding" else ["dim=1"],
+                    lo=0, hi=rows - 1)
+    return Case(g, "movement", [(t, shape)], [(t, shape)])
+
+
 def cases(guids):
     shape = [ROWS, COLS]
     out = []
     for g in guids:
         t = "bf16" if g.endswith("_bf16") else "i32" if g.endswith("_i32") else "f32"
         op = g.split("_fwd")[0].split("_bwd")[0]
-        if g.startswith("cast_"):
+        if g.endswith(MOVE_OTHER_TYPES):
+            continue  # data movement is measured on f32 and bf16 (the objects are per element size)
+        if op in MOVEMENT:
+            out.append(movement_case(g, op, t, shape))
+        elif g.startswith("cast_"):
             src, dst = g[5:].split("_to_")
             out.append(Case(g, "cast", [(src, shape)], [(dst, shape)]))
-        elif op in ("add", "sub", "mul", "div", "max", "min"):
+        elif op in ("add", "sub", "mul", "div", "pow", "max", "min"):
             out.append(Case(g, "elementwise", [(t, shape), (t, shape)], [(t, shape)], lo=0.5, hi=4.0))
         elif op == "where":
             out.append(Case(g, "elementwise", [("u8", shape), (t, shape), (t, shape)], [(t, shape)]))
@@ -129,7 +158,7 @@ def cases(guids):
 
 
 TARGET = {"elementwise": 1.10, "cast": 1.10, "random": 1.10, "optimizer": 1.10, "reduction": 1.25, "softmax": 1.25,
-          "norm": 1.25}
+          "norm": 1.25, "movement": 1.25}
 
 
 def print_summary(results):

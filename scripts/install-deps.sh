@@ -26,6 +26,9 @@ PACKAGES=(
   "openmpi-bin=4.1.4-3+b1"
   "libopenmpi-dev=4.1.4-3+b1"
   "libopenblas-dev=0.3.21+ds-4"
+  # ONNX's backend node tests and the module that reads them (tests/onnx/, Debian's /usr/bin/python3).
+  "python3-onnx=1.12.0-2+b4"
+  "libonnx-testdata=1.12.0-2"
 )
 
 missing=()

@@ -14,37 +14,6 @@ namespace {
 
 using namespace tpc_lib_api;
 
-struct TypeName {
-  const char* suffix;
-  TensorDataType type;
-};
-constexpr TypeName kF32{"f32", DATA_F32}, kBF16{"bf16", DATA_BF16}, kI32{"i32", DATA_I32};
-
-// The data type named by a GUID's last part.
-bool typeOfGuid(const std::string& guid, const std::vector<TypeName>& types, TensorDataType* type) {
-  for (const TypeName& t : types)
-    if (guid.size() > std::strlen(t.suffix) && guid.ends_with(std::string("_") + t.suffix)) {
-      *type = t.type;
-      return true;
-    }
-  return false;
-}
-
-// Every input and output of the node has the type of the GUID.
-GlueResult expectAllTypes(const Node& node, TensorDataType type) {
-  for (size_t k = 0; k < node.inputs.size(); ++k)
-    if (GlueResult r = expectType(node, false, k, type); !r.ok()) return r;
-  for (size_t k = 0; k < node.outputs.size(); ++k)
-    if (GlueResult r = expectType(node, true, k, type); !r.ok()) return r;
-  return {};
-}
-
-void fillElementwise(const Node& node, const TensorView& shape, uint32_t lanes, LaunchPlan& plan) {
-  elementwiseSpace(shape, lanes, plan);
-  for (const TensorView& t : node.inputs) plan.inputs.push_back(elementwisePattern(t, shape, plan.rank, lanes));
-  for (const TensorView& t : node.outputs) plan.outputs.push_back(elementwisePattern(t, shape, plan.rank, lanes));
-}
-
 const ParamSchema& unarySchema() {
   static const ParamSchema s{sizeof(tpc_kernels_unary_params),
                              {{ParamField::F32, "alpha", offsetof(tpc_kernels_unary_params, alpha)},
@@ -68,7 +37,7 @@ class Unary : public Family {
   const ParamSchema& params() const override { return unarySchema(); }
   GlueResult plan(const Node& node, LaunchPlan& plan) const override {
     TensorDataType type;
-    typeOfGuid(node.guid, {kF32, kBF16}, &type);
+    typeOfGuid(node.guid, &type);
     if (GlueResult r = expectCounts(node, backward_ ? 2 : 1, 1); !r.ok()) return r;
     if (GlueResult r = expectAllTypes(node, type); !r.ok()) return r;
     const TensorView& shape = node.inputs[0];
@@ -97,19 +66,19 @@ class Unary : public Family {
 
 // ------------------------------------------------------------------------------------------ binary
 
-// OP_fwd_DT: out = OP(a, b), a and b broadcast to one shape (kernels/binary.c).
+// OP_fwd_DT: out = OP(a, b), a and b broadcast to one shape (kernels/binary.c); pow is C's pow (v_pow_f32).
 class Binary : public Family {
  public:
   std::vector<std::string> guids(const std::string&) const override {
     std::vector<std::string> out;
-    for (const char* op : {"add", "sub", "mul", "div", "max", "min"})
-      for (const char* t : {"f32", "bf16", "i32"})
-        if (!(std::string(op) == "div" && std::string(t) == "i32")) out.push_back(std::string(op) + "_fwd_" + t);
+    for (const std::string op : {"add", "sub", "mul", "div", "pow", "max", "min"})
+      for (const std::string t : {"f32", "bf16", "i32"})
+        if (!((op == "div" || op == "pow") && t == "i32")) out.push_back(op + "_fwd_" + t);
     return out;
   }
   GlueResult plan(const Node& node, LaunchPlan& plan) const override {
     TensorDataType type;
-    typeOfGuid(node.guid, {kF32, kBF16, kI32}, &type);
+    typeOfGuid(node.guid, &type);
     if (GlueResult r = expectCounts(node, 2, 1); !r.ok()) return r;
     if (GlueResult r = expectAllTypes(node, type); !r.ok()) return r;
     TensorView shape;
@@ -131,7 +100,7 @@ class Where : public Family {
   std::vector<std::string> guids(const std::string&) const override { return {"where_fwd_f32", "where_fwd_bf16"}; }
   GlueResult plan(const Node& node, LaunchPlan& plan) const override {
     TensorDataType type;
-    typeOfGuid(node.guid, {kF32, kBF16}, &type);
+    typeOfGuid(node.guid, &type);
     if (GlueResult r = expectCounts(node, 3, 1); !r.ok()) return r;
     if (GlueResult r = expectType(node, false, 0, DATA_U8); !r.ok()) return r;
     for (size_t k : {1, 2})
@@ -165,7 +134,7 @@ class Clamp : public Family {
   }
   GlueResult plan(const Node& node, LaunchPlan& plan) const override {
     TensorDataType type;
-    typeOfGuid(node.guid, {kF32, kBF16}, &type);
+    typeOfGuid(node.guid, &type);
     if (GlueResult r = expectCounts(node, 1, 1); !r.ok()) return r;
     if (GlueResult r = expectAllTypes(node, type); !r.ok()) return r;
     if (GlueResult r = expectOutputShape(node, 0, node.inputs[0]); !r.ok()) return r;

@@ -69,6 +69,8 @@ std::vector<std::unique_ptr<Family>> crossEntropyFamilies();
 std::vector<std::unique_ptr<Family>> gemmFamilies();
 std::vector<std::unique_ptr<Family>> randomFamilies();
 std::vector<std::unique_ptr<Family>> optimizerFamilies();
+std::vector<std::unique_ptr<Family>> activationFamilies();
+std::vector<std::unique_ptr<Family>> movementFamilies();
 
 // ------------------------------------------------------------------------------------------ checks
 // Each returns GLUE_SUCCESS, or the precise code with what was expected.
@@ -82,6 +84,10 @@ GlueResult expectOutputShape(const Node& node, size_t index, const TensorView& s
 GlueResult broadcastShape(const Node& node, TensorView* shape);
 
 const char* typeName(TensorDataType t);
+// The data type named by a GUID's last part ("_f32", "_bf16", "_i32", "_u8", ...); false when none is.
+bool typeOfGuid(const std::string& guid, TensorDataType* type);
+// Every input and output of the node has this type.
+GlueResult expectAllTypes(const Node& node, TensorDataType type);
 std::string shapeText(const TensorView& t);  // NumPy order, "(2, 3, 256)"
 
 // ------------------------------------------------------------------------------------------ plans
@@ -94,6 +100,8 @@ void elementwiseSpace(const TensorView& shape, uint32_t lanes, LaunchPlan& plan)
 // the tensor broadcasts (size 1 where the space is larger) touches element 0.
 tpc_lib_api::TensorAccessPattern elementwisePattern(const TensorView& tensor, const TensorView& shape, uint32_t rank,
                                                    uint32_t lanes);
+// The elementwise plan over `shape`: its index space and every input's and output's pattern.
+void fillElementwise(const Node& node, const TensorView& shape, uint32_t lanes, LaunchPlan& plan);
 // Bit d set where `tensor` has size 1 and `shape` more.
 // The last scalar of the elementwise kernels (kernels/common.h, FOR_EACH_POINT_FLAT) and of those along a
 // dimension (FOR_DIMS_2_TO_4), `layout`: 0 when an input is broadcast (binary and where only), else 1, or 2

@@ -1,5 +1,6 @@
 // Checks of a node and the elementwise plan helpers (glue.h).
 #include <cstring>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -37,6 +38,32 @@ const char* typeName(TensorDataType t) {
     case DATA_F32: return "f32";
     default: return "an unsupported type";
   }
+}
+
+bool typeOfGuid(const std::string& guid, TensorDataType* type) {
+  static const std::pair<const char*, TensorDataType> kSuffixes[] = {
+      {"_f32", DATA_F32}, {"_bf16", DATA_BF16}, {"_f16", DATA_F16}, {"_i32", DATA_I32}, {"_u32", DATA_U32},
+      {"_i16", DATA_I16}, {"_u16", DATA_U16},   {"_i8", DATA_I8},   {"_u8", DATA_U8}};
+  for (const auto& [suffix, t] : kSuffixes)
+    if (guid.size() > std::strlen(suffix) && guid.ends_with(suffix)) {
+      *type = t;
+      return true;
+    }
+  return false;
+}
+
+GlueResult expectAllTypes(const Node& node, TensorDataType type) {
+  for (size_t k = 0; k < node.inputs.size(); ++k)
+    if (GlueResult r = expectType(node, false, k, type); !r.ok()) return r;
+  for (size_t k = 0; k < node.outputs.size(); ++k)
+    if (GlueResult r = expectType(node, true, k, type); !r.ok()) return r;
+  return {};
+}
+
+void fillElementwise(const Node& node, const TensorView& shape, uint32_t lanes, LaunchPlan& plan) {
+  elementwiseSpace(shape, lanes, plan);
+  for (const TensorView& t : node.inputs) plan.inputs.push_back(elementwisePattern(t, shape, plan.rank, lanes));
+  for (const TensorView& t : node.outputs) plan.outputs.push_back(elementwisePattern(t, shape, plan.rank, lanes));
 }
 
 std::string shapeText(const TensorView& t) {

@@ -62,6 +62,26 @@ bool setParam(const ParamSchema& schema, void* params, std::string_view name, st
                          : fmt::format("'{}' is not a parameter (expected one of {})", name, names);
     return false;
   }
+  if (field->count > 1) {
+    // A list: each element set as a field of its own, at its place in the array.
+    size_t k = 0, at = 0;
+    for (;;) {
+      const size_t comma = text.find(',', at);
+      const std::string_view item = text.substr(at, comma == std::string_view::npos ? std::string_view::npos : comma - at);
+      if (k == field->count) {
+        *why = fmt::format("{}: '{}' has more than {} values", name, text, field->count);
+        return false;
+      }
+      ParamField one = *field;
+      one.count = 1;
+      one.offset = field->offset + k * (field->type == ParamField::U64 ? 8 : 4);
+      ParamSchema single{schema.size, {one}, nullptr};
+      if (!setParam(single, params, name, item, why)) return false;
+      ++k;
+      if (comma == std::string_view::npos) return true;
+      at = comma + 1;
+    }
+  }
   const std::string s(text);
   char* end = nullptr;
   errno = 0;

@@ -16,7 +16,8 @@ using namespace tpc_lib_api;
 const std::vector<std::unique_ptr<Family>>& families() {
   static const std::vector<std::unique_ptr<Family>> all = [] {
     std::vector<std::unique_ptr<Family>> v;
-    for (auto* make : {&elementwiseFamilies, &reductionFamilies, &softmaxFamilies, &normFamilies, &crossEntropyFamilies, &gemmFamilies, &randomFamilies, &optimizerFamilies})
+    for (auto* make : {&elementwiseFamilies, &reductionFamilies, &softmaxFamilies, &normFamilies, &crossEntropyFamilies, &gemmFamilies, &randomFamilies, &optimizerFamilies,
+                       &activationFamilies, &movementFamilies})
       for (auto& f : make()) v.push_back(std::move(f));
     return v;
   }();

@@ -14,6 +14,8 @@
 #define OP(x, y) ((x) * (y))
 #elif defined(OP_DIV)
 #define OP(x, y) VIA_F32_2(v_div_f32, x, y)
+#elif defined(OP_POW)
+#define OP(x, y) VIA_F32_2(v_pow_f32, x, y)
 #elif defined(OP_MAX)
 #define OP(x, y) VMAX(x, y)
 #elif defined(OP_MIN)
@@ -23,8 +25,12 @@
 #endif
 
 // The row loops' unroll count (docs/kernel-lib.md, "Performance"): the cheap operations want many copies
-// to hide the loop's overhead; div's long body fewer, so its values live within the modulo schedule.
-#if defined(OP_DIV) && defined(DT_BF16)
+// to hide the loop's overhead; div's and pow's long bodies fewer, so their values live within the modulo
+// schedule.
+#if defined(OP_DIV) || defined(OP_POW)
+#define LONG_BODY
+#endif
+#if defined(OP_POW) || (defined(OP_DIV) && defined(DT_BF16))
 #define ROW_UNROLL 1
 #elif defined(OP_DIV)
 #define ROW_UNROLL 2
@@ -40,9 +46,9 @@
 
 void main(tensor a, tensor b, tensor out, int broadcastA, int broadcastB, int layout)
 {
-#if !defined(OP_DIV)
+#if !defined(LONG_BODY)
     // Without broadcasting (layout 1 or 2), the core's whole part in one loop of FLAT_U vectors per iteration
-    // (common.h); div's long body keeps a loop per row, whose set-up is small next to it.
+    // (common.h); the long bodies keep a loop per row, whose set-up is small next to them.
     if (layout != 0) {
         FOR_EACH_POINT_FLAT(c, LANES, FLAT_U, layout == 2, STORE(c, out, OP(LD(c, a), LD(c, b)));)
         return;

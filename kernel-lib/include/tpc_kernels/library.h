@@ -38,11 +38,13 @@ const char* archOf(tpc_lib_api::DeviceId device);
 // Every GUID the library provides on a device, in a stable order.
 std::vector<std::string> guids(tpc_lib_api::DeviceId device);
 
-// One field of a family's node-parameter structure (tpc_kernels/params.h).
+// One field of a family's node-parameter structure (tpc_kernels/params.h); an array of `count` elements
+// (a TPC dimension each) is set from a comma-separated list, its first elements first.
 struct ParamField {
   enum Type { F32, I32, U64 } type;
   const char* name;
   size_t offset;
+  size_t count = 1;
 };
 struct ParamSchema {
   size_t size = 0;                 // sizeof the structure; 0: the family takes no parameters

@@ -16,6 +16,16 @@ typedef struct tpc_kernels_unary_params {
   int32_t approximate; /* gelu: 0 the exact form (erf, default), 1 the tanh approximation */
 } tpc_kernels_unary_params;
 
+/* The activations with parameters and their backward (elu_fwd_f32, selu_bwd_bf16, ...,
+ * docs/kernel-lib.md): a GUID without nodeParams takes ONNX's defaults for its operation (elu and celu
+ * alpha 1; selu alpha 1.6732632, gamma 1.0507010; hardsigmoid alpha 0.2, beta 0.5; hardswish alpha 1/6,
+ * beta 0.5; thresholded_relu alpha 1); the others ignore the fields. */
+typedef struct tpc_kernels_activation_params {
+  float alpha;
+  float beta;
+  float gamma;
+} tpc_kernels_activation_params;
+
 /* clamp_fwd_*: min(max(x, low), high). */
 typedef struct tpc_kernels_clamp_params {
   float low;  /* default -inf */
@@ -32,6 +42,32 @@ typedef struct tpc_kernels_norm_params {
   int32_t dim; /* default 0 */
   float eps;   /* default 1e-5 */
 } tpc_kernels_norm_params;
+
+/* transpose_fwd_*: output TPC dimension d is input dimension perm[d] (default: the identity). */
+typedef struct tpc_kernels_transpose_params {
+  int32_t perm[5];
+} tpc_kernels_transpose_params;
+
+/* slice_fwd_*: output element o reads input element start[d] + step[d] o[d] in each TPC dimension d (the
+ * output's shape gives the counts; default start 0, step 1). */
+typedef struct tpc_kernels_slice_params {
+  int32_t start[5];
+  int32_t step[5];
+} tpc_kernels_slice_params;
+
+/* pad_fwd_*: before[d] and after[d] elements added in TPC dimension d; mode 0 fills them with value
+ * (converted to the tensor's type), 1 repeats the edge element, 2 reflects about the edge (default 0, 0). */
+typedef struct tpc_kernels_pad_params {
+  int32_t before[5];
+  int32_t after[5];
+  int32_t mode;
+  float value;
+} tpc_kernels_pad_params;
+
+/* concat_fwd_*, gather_fwd_*: the TPC dimension joined along or gathered from (default 0). */
+typedef struct tpc_kernels_axis_params {
+  int32_t dim;
+} tpc_kernels_axis_params;
 
 /* gemm_fwd_*: out = act(op(A) op(B) + bias). */
 typedef struct tpc_kernels_gemm_params {

@@ -1,0 +1,469 @@
+"""ONNX operators lowered onto the kernel library's GUIDs, as a graph compiler would lower them.
+
+Each lowering takes the node (onnx_node.Case: attributes, input Values) and a KernelRunner, and returns the
+node's outputs. Every value is computed by kernels: the lowering itself only reads attributes and constant
+inputs into node parameters, converts element types exactly (int64 indices to i32 and back, bool to u8),
+and re-labels shapes where the data is unchanged (a keepdims=0 reduction, Reshape, Flatten, Squeeze: views,
+no kernel). A node the library cannot express raises NotApplicable with the reason.
+"""
+
+import numpy as np
+from onnx import TensorProto
+
+from onnx_node import NotApplicable
+
+LOWERINGS = {}
+
+
+def lowering(*ops):
+    def register(f):
+        for op in ops:
+            LOWERINGS[op] = f
+        return f
+
+    return register
+
+
+# ---------------------------------------------------------------------------------------------- helpers
+
+FLOAT_TYPES = ("f32", "bf16")
+
+
+def float_type(v, allowed=FLOAT_TYPES):
+    t = v.library_type
+    if t not in allowed or v.elem_type in (TensorProto.INT64,):
+        raise NotApplicable("type", f"{v.name} is {v.elem_type_name}; the kernels take {', '.join(allowed)}")
+    return t
+
+
+def tpc_dim(axis, rank):
+    """The TPC dimension of an ONNX axis (dimension 0 is the last axis)."""
+    if axis < -rank or axis >= max(rank, 1):
+        raise NotApplicable("attribute", f"axis {axis} outside a rank-{rank} tensor")
+    axis = axis % max(rank, 1)
+    return rank - 1 - axis
+
+
+def onnx_output(array, like):
+    """A kernel's output as the ONNX output `like` holds it: i32 widened to int64, u8 to bool."""
+    if like.elem_type == TensorProto.INT64:
+        return array.astype(np.int64)
+    if like.elem_type == TensorProto.BOOL:
+        return array.astype(bool)
+    return array
+
+
+def out_shape(case, k=0):
+    v = case.outputs[k]
+    return v.declared_shape if v.declared_shape is not None else v.array.shape
+
+
+def constant_scalar(v, what):
+    """A constant input read as a node parameter (a graph compiler folds it the same way)."""
+    if v is None:
+        return None
+    if v.array.size != 1:
+        raise NotApplicable("shape", f"{what} has {v.array.size} elements; the kernel takes one value")
+    return v.array.reshape(()).item()
+
+
+def axes_of(case, rank, input_index=None):
+    """The axes of a reduction: the `axes` attribute, or (opset 13/18 forms) the input; None: all axes."""
+    axes = case.attr("axes")
+    if input_index is not None and case.input(input_index) is not None:
+        axes = [int(a) for a in case.input(input_index).array.ravel()]
+    if axes is None:
+        return None
+    return sorted({a % rank for a in axes})
+
+
+# ---------------------------------------------------------------------------------------------- elementwise
+
+UNARY = {
+    "Relu": "relu", "Sigmoid": "sigmoid", "Tanh": "tanh", "Exp": "exp", "Log": "log", "Sqrt": "sqrt",
+    "Reciprocal": "reciprocal", "Abs": "abs", "Neg": "neg", "LeakyRelu": "leaky_relu",
+}
+
+
+@lowering(*UNARY)
+def unary(case, k):
+    x = case.inputs[0]
+    t = float_type(x)
+    params = {}
+    if case.op == "LeakyRelu":
+        params["alpha"] = case.attr("alpha", 0.01)
+    (y,) = k.run(f"{UNARY[case.op]}_fwd_{t}", [(x.library_array(), t)], [(t, out_shape(case))], params)
+    return [y]
+
+
+BINARY = {"Add": "add", "Sub": "sub", "Mul": "mul", "Div": "div", "Max": "max", "Min": "min"}
+
+
+def broadcast_shape(*shapes):
+    rank = max(len(s) for s in shapes)
+    padded = [(1,) * (rank - len(s)) + tuple(s) for s in shapes]
+    return tuple(max(d) if min(d) != 0 else 0 for d in zip(*padded))
+
+
+@lowering(*BINARY, "Sum", "Mean")
+def binary(case, k):
+    """Two inputs: the binary kernel. Max, Min, Sum and Mean of n inputs: n - 1 binary kernels in turn, the
+    partial results broadcast as they grow (Mean then multiplies by 1/n)."""
+    xs = [v for v in case.inputs if v is not None]
+    t = xs[0].library_type
+    op = {"Sum": "add", "Mean": "add"}.get(case.op) or BINARY[case.op]
+    if t not in ("f32", "bf16", "i32") or any(v.library_type != t for v in xs) or (op == "div" and t == "i32") or \
+            any(v.elem_type != xs[0].elem_type for v in xs):
+        raise NotApplicable("type", f"{case.op} on {xs[0].elem_type_name}")
+    if case.op == "Mean" and t == "i32":
+        raise NotApplicable("type", "Mean of integers")
+    if len(xs) == 1:
+        (y,) = k.run(f"identity_fwd_{t}", [(xs[0].library_array(), t)], [(t, xs[0].array.shape)])
+    else:
+        y, shape = xs[0].library_array(), xs[0].array.shape
+        for v in xs[1:]:
+            shape = broadcast_shape(shape, v.array.shape)
+            (y,) = k.run(f"{op}_fwd_{t}", [(y, t), (v.library_array(), t)], [(t, shape)])
+    if case.op == "Mean":
+        (y,) = k.run(f"mul_fwd_{t}", [(y, t), (scalar_tensor(1.0 / len(xs), t), t)], [(t, y.shape)])
+    return [onnx_output(y.reshape(out_shape(case)), case.outputs[0])]
+
+
+@lowering("Where")
+def where(case, k):
+    c, x, y = case.inputs
+    t = float_type(x)
+    (out,) = k.run(f"where_fwd_{t}", [(c.library_array(), "u8"), (x.library_array(), t), (y.library_array(), t)],
+                   [(t, out_shape(case))])
+    return [out]
+
+
+@lowering("Clip")
+def clip(case, k):
+    x = case.inputs[0]
+    t = float_type(x)
+    if case.opset < 11:
+        low, high = case.attr("min"), case.attr("max")
+    else:
+        low = constant_scalar(case.input(1), "min")
+        high = constant_scalar(case.input(2), "max")
+    params = {}
+    if low is not None:
+        params["low"] = repr(float(low))
+    if high is not None:
+        params["high"] = repr(float(high))
+    (y,) = k.run(f"clamp_fwd_{t}", [(x.library_array(), t)], [(t, out_shape(case))], params)
+    return [y]
+
+
+CASTS = {("f32", "bf16"), ("bf16", "f32"), ("f32", "i32"), ("i32", "f32"), ("f32", "f16"), ("f16", "f32")}
+
+
+@lowering("Cast", "CastLike")
+def cast(case, k):
+    x = case.inputs[0]
+    src, dst = x.library_type, case.outputs[0].library_type
+    if (src, dst) not in CASTS or TensorProto.INT64 in (x.elem_type, case.outputs[0].elem_type):
+        raise NotApplicable("type", f"a cast from {x.elem_type_name} to {case.outputs[0].elem_type_name}")
+    (y,) = k.run(f"cast_{src}_to_{dst}", [(x.library_array(), src)], [(dst, out_shape(case))])
+    return [y]
+
+
+# ---------------------------------------------------------------------------------------------- along a dimension
+
+REDUCE = {"ReduceSum": "reduce_sum", "ReduceMean": "reduce_mean", "ReduceMax": "reduce_max",
+          "ReduceMin": "reduce_min"}
+
+
+@lowering(*REDUCE)
+def reduce(case, k):
+    x = case.inputs[0]
+    t = float_type(x)
+    rank = x.array.ndim
+    axes = axes_of(case, rank, 1 if (case.op == "ReduceSum" and case.opset >= 13) else None)
+    if axes == [] and case.attr("noop_with_empty_axes", 0):
+        raise NotApplicable("attribute", "noop_with_empty_axes (an identity)")
+    if axes is None or axes == []:
+        axes = list(range(rank))
+    if len(axes) != 1:
+        raise NotApplicable("attribute", f"axes {axes}: the reductions take one axis")
+    kept = list(x.array.shape)
+    kept[axes[0]] = 1
+    (y,) = k.run(f"{REDUCE[case.op]}_fwd_{t}", [(x.library_array(), t)], [(t, kept)],
+                 {"dim": tpc_dim(axes[0], rank)})
+    return [y.reshape(out_shape(case))]  # keepdims=0: the same data, the axis dropped
+
+
+@lowering("ArgMax")
+def argmax(case, k):
+    x = case.inputs[0]
+    t = float_type(x)
+    if case.attr("select_last_index", 0):
+        raise NotApplicable("attribute", "select_last_index=1: argmax gives the first index")
+    rank = x.array.ndim
+    axis = case.attr("axis", 0) % rank
+    kept = list(x.array.shape)
+    kept[axis] = 1
+    (y,) = k.run(f"argmax_fwd_{t}", [(x.library_array(), t)], [("i32", kept)], {"dim": tpc_dim(axis, rank)})
+    return [onnx_output(y.reshape(out_shape(case)), case.outputs[0])]
+
+
+@lowering("Softmax", "LogSoftmax")
+def softmax(case, k):
+    x = case.inputs[0]
+    t = float_type(x)
+    rank = x.array.ndim
+    guid = ("softmax" if case.op == "Softmax" else "log_softmax") + f"_fwd_{t}"
+    if case.opset < 13:
+        # Opset 1-12: the input seen as 2-D at `axis` (default 1), normalized along the second dimension.
+        axis = case.attr("axis", 1) % rank
+        rows = int(np.prod(x.array.shape[:axis], dtype=np.int64))
+        shape2d = (rows, int(np.prod(x.array.shape[axis:], dtype=np.int64)))
+        (y,) = k.run(guid, [(x.library_array().reshape(shape2d), t)], [(t, shape2d)], {"dim": 0})
+        return [y.reshape(x.array.shape)]
+    axis = case.attr("axis", -1)
+    (y,) = k.run(guid, [(x.library_array(), t)], [(t, x.array.shape)], {"dim": tpc_dim(axis, rank)})
+    return [y]
+
+
+@lowering("LayerNormalization")
+def layernorm(case, k):
+    """Normalized over the axes from `axis` on: those seen as one (a view), the kernel's dimension 0."""
+    x, scale = case.inputs[0], case.inputs[1]
+    bias = case.input(2)
+    t = float_type(x)
+    rank = x.array.ndim
+    axis = case.attr("axis", -1) % rank
+    outer, inner = x.array.shape[:axis], x.array.shape[axis:]
+    n = int(np.prod(inner, dtype=np.int64))
+    if scale.array.shape != inner or (bias is not None and bias.array.shape != inner):
+        raise NotApplicable("shape", "scale and bias must have the normalized axes' shape")
+    beta = bias.library_array().reshape(n) if bias is not None else np.zeros(n, np.uint16 if t == "bf16" else np.float32)
+    rows = int(np.prod(outer, dtype=np.int64))
+    y, mean, rstd = k.run(f"layernorm_fwd_{t}",
+                          [(x.library_array().reshape(rows, n), t), (scale.library_array().reshape(n), t), (beta, t)],
+                          [(t, (rows, n)), ("f32", (rows, 1)), ("f32", (rows, 1))],
+                          {"dim": 0, "eps": repr(case.attr("epsilon", 1e-5))})
+    stats = tuple(outer) + (1,) * len(inner)
+    return [y.reshape(x.array.shape), mean.reshape(stats), rstd.reshape(stats)][: len(case.outputs)]
+
+
+# ---------------------------------------------------------------------------------------------- GEMM
+
+def scalar_tensor(value, t):
+    """A one-element constant tensor of an attribute's value (a graph compiler's constant)."""
+    if t == "bf16":
+        return (np.array([value], np.float32).view(np.uint32) + 0x8000 >> 16).astype(np.uint16)
+    return np.array([value], np.float32)
+
+
+@lowering("Gemm")
+def gemm(case, k):
+    """alpha A B + beta C: the GEMM with C as its bias where C is one value per column and alpha and beta are 1;
+    otherwise the GEMM, then mul and add kernels with the scalars and C broadcast."""
+    a, b = case.inputs[0], case.inputs[1]
+    c = case.input(2)
+    t = float_type(a)
+    alpha, beta = case.attr("alpha", 1.0), case.attr("beta", 1.0)
+    shape = out_shape(case)
+    n = shape[1]
+    trans = {"transpose_a": case.attr("transA", 0), "transpose_b": case.attr("transB", 0)}
+    column_bias = c is not None and c.array.size == n and c.array.ndim >= 1 and (c.array.ndim == 1 or c.array.shape[0] == 1)
+    if alpha == 1.0 and beta == 1.0 and (c is None or column_bias):
+        inputs = [(a.library_array(), t), (b.library_array(), t)]
+        if c is not None:
+            inputs.append((c.library_array().reshape(n), t))
+        (y,) = k.run(f"gemm_fwd_{t}", inputs, [(t, shape)], trans)
+        return [y]
+    (y,) = k.run(f"gemm_fwd_{t}", [(a.library_array(), t), (b.library_array(), t)], [(t, shape)], trans)
+    if alpha != 1.0:
+        (y,) = k.run(f"mul_fwd_{t}", [(y, t), (scalar_tensor(alpha, t), t)], [(t, shape)])
+    if c is not None:
+        cv = c.library_array().reshape(c.array.shape if c.array.ndim else (1,))
+        if beta != 1.0:
+            (cv,) = k.run(f"mul_fwd_{t}", [(cv, t), (scalar_tensor(beta, t), t)], [(t, cv.shape)])
+        (y,) = k.run(f"add_fwd_{t}", [(y, t), (cv, t)], [(t, shape)])
+    return [y]
+
+
+@lowering("MatMul")
+def matmul(case, k):
+    a, b = case.inputs
+    t = float_type(a)
+    if a.array.ndim < 2 or b.array.ndim < 2:
+        raise NotApplicable("shape", "a 1-D operand of MatMul")
+    (y,) = k.run(f"gemm_fwd_{t}", [(a.library_array(), t), (b.library_array(), t)], [(t, out_shape(case))])
+    return [y]
+
+
+# ---------------------------------------------------------------------------------------------- activations
+
+ACTIVATIONS = {  # ONNX operator: (GUID operation, its attributes as the family's parameters)
+    "Elu": ("elu", {"alpha": "alpha"}),
+    "Selu": ("selu", {"alpha": "alpha", "gamma": "gamma"}),
+    "Celu": ("celu", {"alpha": "alpha"}),
+    "Softplus": ("softplus", {}),
+    "Softsign": ("softsign", {}),
+    "HardSigmoid": ("hardsigmoid", {"alpha": "alpha", "beta": "beta"}),
+    "HardSwish": ("hardswish", {}),
+    "Mish": ("mish", {}),
+    "Erf": ("erf", {}),
+    "ThresholdedRelu": ("thresholded_relu", {"alpha": "alpha"}),
+}
+
+
+@lowering(*ACTIVATIONS)
+def activation(case, k):
+    x = case.inputs[0]
+    t = float_type(x)
+    op, attrs = ACTIVATIONS[case.op]
+    params = {p: repr(float(case.attr(a))) for a, p in attrs.items() if case.attr(a) is not None}
+    (y,) = k.run(f"{op}_fwd_{t}", [(x.library_array(), t)], [(t, out_shape(case))], params)
+    return [y]
+
+
+@lowering("Pow")
+def pow_(case, k):
+    a, b = case.inputs
+    t = float_type(a)
+    if b.elem_type != a.elem_type:
+        raise NotApplicable("type", f"Pow of {a.elem_type_name} by {b.elem_type_name}: the kernel takes one type")
+    (y,) = k.run(f"pow_fwd_{t}", [(a.library_array(), t), (b.library_array(), t)], [(t, out_shape(case))])
+    return [y]
+
+
+# ---------------------------------------------------------------------------------------------- data movement
+
+def any_type(v):
+    """Data movement takes every library type."""
+    return v.library_type
+
+
+def lists(values, rank, fill):
+    """A per-axis list (NumPy order) as the kernels' per-TPC-dimension comma list."""
+    out = [fill] * rank
+    for axis, v in values.items():
+        out[rank - 1 - axis] = v
+    return ",".join(str(int(v)) for v in out)
+
+
+@lowering("Transpose")
+def transpose(case, k):
+    x = case.inputs[0]
+    t = any_type(x)
+    r = x.array.ndim
+    perm = case.attr("perm", list(reversed(range(r))))
+    # Output axis j is input axis perm[j]: in TPC dimensions, output r-1-j is input r-1-perm[j].
+    tpc_perm = [0] * r
+    for j, p in enumerate(perm):
+        tpc_perm[r - 1 - j] = r - 1 - p
+    (y,) = k.run(f"transpose_fwd_{t}", [(x.library_array(), t)], [(t, out_shape(case))],
+                 {"perm": ",".join(map(str, tpc_perm))})
+    return [onnx_output(y, case.outputs[0])]
+
+
+@lowering("Slice")
+def slice_(case, k):
+    x = case.inputs[0]
+    t = any_type(x)
+    r = x.array.ndim
+    if case.opset < 10:
+        starts, ends = case.attr("starts"), case.attr("ends")
+        axes, steps = case.attr("axes", list(range(len(starts)))), [1] * len(starts)
+    else:
+        starts, ends = list(case.inputs[1].array), list(case.inputs[2].array)
+        axes = list(case.input(3).array) if case.input(3) is not None else list(range(len(starts)))
+        steps = list(case.input(4).array) if case.input(4) is not None else [1] * len(starts)
+    first = {}
+    step = {}
+    for s, e, a, st in zip(starts, ends, axes, steps):
+        a = int(a) % r
+        n = x.array.shape[a]
+        # ONNX's clamping of starts and ends (the count comes from the output's shape).
+        s = int(s) + n if s < 0 else int(s)
+        s = min(max(s, 0), n) if st > 0 else min(max(s, -1), n - 1)
+        first[a], step[a] = s, int(st)
+    if 0 in out_shape(case):
+        raise NotApplicable("shape", "an empty output: there is nothing to launch")
+    (y,) = k.run(f"slice_fwd_{t}", [(x.library_array(), t)], [(t, out_shape(case))],
+                 {"start": lists(first, r, 0), "step": lists(step, r, 1)})
+    return [onnx_output(y, case.outputs[0])]
+
+
+PAD_MODES = {"constant": 0, "edge": 1, "reflect": 2}
+
+
+@lowering("Pad")
+def pad(case, k):
+    x = case.inputs[0]
+    t = any_type(x)
+    r = x.array.ndim
+    mode = case.attr("mode", "constant")
+    if case.opset < 11:
+        pads, value = case.attr("pads"), case.attr("value", 0.0)
+    else:
+        pads = list(case.inputs[1].array)
+        value = constant_scalar(case.input(2), "constant_value") if case.input(2) is not None else 0
+    before = {a: pads[a] for a in range(r)}
+    after = {a: pads[r + a] for a in range(r)}
+    (y,) = k.run(f"pad_fwd_{t}", [(x.library_array(), t)], [(t, out_shape(case))],
+                 {"before": lists(before, r, 0), "after": lists(after, r, 0), "mode": PAD_MODES[mode],
+                  "value": repr(float(value))})
+    return [onnx_output(y, case.outputs[0])]
+
+
+@lowering("Expand")
+def expand(case, k):
+    x = case.inputs[0]
+    t = any_type(x)
+    shape = out_shape(case)
+    # NumPy broadcasting aligns the last axes: the input gains leading axes of size 1 (a view).
+    xs = x.library_array().reshape((1,) * (len(shape) - x.array.ndim) + x.array.shape)
+    (y,) = k.run(f"expand_fwd_{t}", [(xs, t)], [(t, shape)])
+    return [onnx_output(y, case.outputs[0])]
+
+
+@lowering("Concat")
+def concat(case, k):
+    xs = [v for v in case.inputs if v is not None]
+    t = any_type(xs[0])
+    r = xs[0].array.ndim
+    axis = case.attr("axis") % r
+    if len(xs) > 8:
+        raise NotApplicable("shape", f"{len(xs)} inputs; concat takes 2 to 8")
+    if len(xs) == 1:
+        (y,) = k.run(f"identity_fwd_{t}", [(xs[0].library_array(), t)], [(t, out_shape(case))])
+    else:
+        (y,) = k.run(f"concat_fwd_{t}", [(v.library_array(), t) for v in xs], [(t, out_shape(case))],
+                     {"dim": r - 1 - axis})
+    return [onnx_output(y, case.outputs[0])]
+
+
+@lowering("Gather")
+def gather(case, k):
+    data, idx = case.inputs
+    t = any_type(data)
+    r = data.array.ndim
+    axis = case.attr("axis", 0) % r
+    indices = idx.library_array()
+    if indices.ndim == 0:
+        raise NotApplicable("shape", "a scalar index (the output loses the axis; a view of a one-index gather)")
+    (y,) = k.run(f"gather_fwd_{t}", [(data.library_array(), t), (indices, "i32")], [(t, out_shape(case))],
+                 {"dim": r - 1 - axis})
+    return [onnx_output(y, case.outputs[0])]
+
+
+@lowering("Identity")
+def identity(case, k):
+    x = case.inputs[0]
+    t = any_type(x)
+    (y,) = k.run(f"identity_fwd_{t}", [(x.library_array(), t)], [(t, x.array.shape)])
+    return [onnx_output(y, case.outputs[0])]
+
+
+@lowering("Reshape", "Flatten", "Squeeze", "Unsqueeze")
+def view(case, k):
+    """Shape-only operators: the same elements in the same order under the output's shape (no kernel)."""
+    x = case.inputs[0]
+    x.library_type  # a type the library has
+    return [x.array.reshape(out_shape(case))]
