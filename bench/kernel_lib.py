@@ -109,10 +109,10 @@ def cases(guids):
             out.append(Case(g, "elementwise", [(t, shape), (t, shape)], [(t, shape)], lo=0.5, hi=4.0))
         elif op == "where":
             out.append(Case(g, "elementwise", [("u8", shape), (t, shape), (t, shape)], [(t, shape)]))
-        elif op.startswith("reduce_") or op == "argmax":
+        elif op.startswith("reduce_") or op in ("argmax", "argmin"):
             for dim in (0, 1):
                 red = [ROWS, 1] if dim == 0 else [1, COLS]
-                out.append(Case(g + " dim=%d" % dim, "reduction", [(t, shape)], [("i32" if op == "argmax" else t, red)],
+                out.append(Case(g + " dim=%d" % dim, "reduction", [(t, shape)], [("i32" if op.startswith("arg") else t, red)],
                                 ["dim=%d" % dim]))
         elif op in ("softmax", "log_softmax"):
             ins = [(t, shape), (t, shape)] if "_bwd" in g else [(t, shape)]

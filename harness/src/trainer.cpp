@@ -271,7 +271,7 @@ class Trainer {
       storeGrad(produced, dw.data(), wEnd, true);
       std::vector<HostTensor> rin = {f32Tensor({B_, out}, d.data())};
       std::vector<HostTensor> rout = {emptyTensor(DType::F32, {1, out})};
-      const tpc_kernels_reduce_params rp{1};
+      const tpc_kernels_reduce_params rp{1, 0, 0};
       const double bEnd = tpc("reduce_sum_fwd_f32", rin, rout, dReady, paramBytes(rp));
       std::vector<float> db(static_cast<size_t>(out));
       copyOut(rout[0], db.data());

@@ -30,7 +30,11 @@ class Softmax : public Family {
     if (backward && (node.inputs[1].dims != x.dims || node.inputs[1].sizes != x.sizes))
       return fail(GLUE_INCOMPATIBLE_INPUT_SIZE, fmt::format("{}: input 1 (y) must have the shape of input 0 (dy), {}, not {}",
                                                             node.guid, shapeText(x), shapeText(node.inputs[1])));
-    const int32_t dim = node.param<tpc_kernels_reduce_params>().dim;
+    const auto& p = node.param<tpc_kernels_reduce_params>();
+    if (p.dims != 0 || p.select_last != 0)
+      return fail(GLUE_KERNEL_INVALID_SCALAR_ARGUMENT,
+                  fmt::format("{}: normalizes along one dimension, dim; dims and select_last must be 0", node.guid));
+    const int32_t dim = p.dim;
     if (GlueResult r = checkRowDim(node, x, dim); !r.ok()) return r;
     if (GlueResult r = expectOutputShape(node, 0, x); !r.ok()) return r;
     const RowGeometry g = rowGeometry(x, dim, lanesOf(type));

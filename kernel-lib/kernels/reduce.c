@@ -1,18 +1,22 @@
 // out = OP over dimension `dim` of x (n elements), the output keeping that dimension with size 1: sum, mean
-// (the sum times scale = 1/n), max, min (NaN wins, as in most frameworks), and argmax (i32: the first index
-// of the maximum; a NaN is above every number, the first NaN wins). Sums accumulate in f32 per lane in
+// (the sum times scale = 1/n), max, min (NaN wins, as in most frameworks), argmax and argmin (i32: the first
+// index of the maximum or minimum, with -DSELECT_LAST the last; a NaN is beyond every number, the first NaN
+// wins, or the last). Sums accumulate in f32 per lane in
 // ROW_CHAINS interleaved partial sums, added at the end with the lanes in a tree. -DAXIS_LANES or
 // -DAXIS_OUTER (rows.h), -DDT_*, -DOP_*.
 // The chains per form and type, as measured (bench/kernel_lib.py; argmax keeps rows.h's 4): along a row,
 // where two rows share a loop, f32 4 per row (561 cycles; 564 with 8), bf16 2 (721; 768 with 1), the loop
 // not unrolled further (f32 587 unrolled twice); across rows f32 4, bf16 1 (754, 803).
-#if !defined(OP_ARGMAX) && defined(AXIS_LANES) && defined(DT_F32)
+#if defined(OP_ARGMAX) || defined(OP_ARGMIN)
+#define ARG_REDUCE
+#endif
+#if !defined(ARG_REDUCE) && defined(AXIS_LANES) && defined(DT_F32)
 #define ROW_CHAINS 4
 #define ROW_GROUP_UNROLL 1
-#elif !defined(OP_ARGMAX) && defined(AXIS_LANES)
+#elif !defined(ARG_REDUCE) && defined(AXIS_LANES)
 #define ROW_CHAINS 2
 #define ROW_GROUP_UNROLL 1
-#elif !defined(OP_ARGMAX) && defined(DT_BF16)
+#elif !defined(ARG_REDUCE) && defined(DT_BF16)
 #define ROW_CHAINS 1
 #endif
 #include "rows.h"
@@ -32,17 +36,31 @@
 #define COMBINE(acc, v) v_f32_min_b(acc, v)
 #define FINISH_BATCH(accs) BATCH_MIN(accs)
 #define REDUCE_LANES(v) v_f32_reduce_min(v)
-#elif !defined(OP_ARGMAX)
-#error "compile with -DOP_SUM, -DOP_MEAN, -DOP_MAX, -DOP_MIN or -DOP_ARGMAX"
+#elif !defined(ARG_REDUCE)
+#error "compile with -DOP_SUM, -DOP_MEAN, -DOP_MAX, -DOP_MIN, -DOP_ARGMAX or -DOP_ARGMIN"
 #endif
 
+#if defined(ARG_REDUCE)
+// BEYOND(a, b): a is strictly past b in the order sought (larger for argmax, smaller for argmin); the
+// identity is the value every element is at least as far as; LATER(ti, xi): the index that wins a tie.
 #if defined(OP_ARGMAX)
-// Whether (t, ti) beats (x, xi) as the maximum: larger, a NaN against a number, or equal (or both NaN) with
-// a lower index.
+#define BEYOND(a, b) (int64)((a) > (b))
+#define ARG_IDENTITY (-__builtin_inff())
+#else
+#define BEYOND(a, b) (int64)((a) < (b))
+#define ARG_IDENTITY __builtin_inff()
+#endif
+#if defined(SELECT_LAST)
+#define TIE_WINS(ti, xi) (int64)((ti) > (xi))
+#else
+#define TIE_WINS(ti, xi) (int64)((ti) < (xi))
+#endif
+// Whether (t, ti) beats (x, xi): beyond it, a NaN against a number, or equal (or both NaN) with the index
+// that wins a tie.
 static inline int64 argmax_wins(float64 t, int64 ti, float64 x, int64 xi) {
   const int64 tnan = (int64)(t != t), xnan = (int64)(x != x);
-  const int64 tie = ((int64)(t == x) | (tnan & xnan)) & (int64)(ti < xi);
-  return (int64)(t > x) | (tnan & ~xnan) | tie;
+  const int64 tie = ((int64)(t == x) | (tnan & xnan)) & TIE_WINS(ti, xi);
+  return BEYOND(t, x) | (tnan & ~xnan) | tie;
 }
 
 void main(tensor x, tensor out, int dim, int n, float scale, int layout)
@@ -56,18 +74,26 @@ void main(tensor x, tensor out, int dim, int n, float scale, int layout)
     int64 index[ROW_CHAINS][NP];
     for (int j = 0; j < ROW_CHAINS; j++)
       for (int k = 0; k < NP; k++) {
-        best[j][k] = -__builtin_inff();
+        best[j][k] = ARG_IDENTITY;
         index[j][k] = 0;
       }
-    // Per chain and lane, the first largest element: a later one replaces it only when larger, or a NaN
-    // over a number.
-    FOR_ROW(c, x, n, p, -__builtin_inff(),
+    // Per chain and lane, the first element beyond the rest: a later one replaces it only when beyond it,
+    // or a NaN over a number (with SELECT_LAST also when equal, or a NaN over a NaN).
+    FOR_ROW(c, x, n, p, ARG_IDENTITY,
       for (int k = 0; k < NP; k++) {
-        const int64 wins = (int64)(p[k] > best[j][k]) | ((int64)(p[k] != p[k]) & (int64)(best[j][k] == best[j][k]));
+#if defined(SELECT_LAST)
+        const int64 tied = BEYOND(p[k], best[j][k]) | (int64)(p[k] == best[j][k]) | (int64)(p[k] != p[k]);
+#else
+        const int64 wins = BEYOND(p[k], best[j][k]) | ((int64)(p[k] != p[k]) & (int64)(best[j][k] == best[j][k]));
+#endif
 #if defined(AXIS_LANES)
         const int64 at_k = piece_element(k) + at;
 #else
         const int64 at_k = at;
+#endif
+#if defined(SELECT_LAST)
+        // Lanes past the row's end hold the identity, which an equal element must not be taken for.
+        const int64 wins = v_i32_sel_less_i32_b(at_k, n, tied, 0);
 #endif
         best[j][k] = v_f32_sel_neq_i32_b(wins, 0, p[k], best[j][k]);
         index[j][k] = v_i32_sel_neq_i32_b(wins, 0, at_k, index[j][k]);
@@ -80,8 +106,8 @@ void main(tensor x, tensor out, int dim, int n, float scale, int layout)
         index[0][k] = v_i32_sel_neq_i32_b(w, 0, index[j][k], index[0][k]);
       }
 #if defined(AXIS_LANES)
-    // The lanes' candidates, combined in a tree; a lane that never saw more than -inf keeps index 0,
-    // which is right when the whole row is -inf (else a larger value wins over it).
+    // The lanes' candidates, combined in a tree; a lane that never saw anything beyond the identity keeps
+    // index 0 (with SELECT_LAST its last element), which is right when the whole row is the identity.
     float64 b = best[0][0];
     int64 i = index[0][0];
     for (int k = 1; k < NP; k++) {

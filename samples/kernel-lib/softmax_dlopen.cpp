@@ -80,7 +80,7 @@ int main(int argc, char** argv) {
 
   // The node: softmax along TPC dimension 0 of a rows x columns f32 tensor.
   Tensor in = f32Tensor(columns, rows), out = f32Tensor(columns, rows);
-  tpc_kernels_reduce_params reduce = {0};
+  tpc_kernels_reduce_params reduce = {0, 0, 0};
   HabanaKernelParams params;
   std::memset(&params, 0, sizeof params);
   params.deviceId = DEVICE_ID_GAUDI2;

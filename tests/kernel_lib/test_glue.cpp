@@ -100,11 +100,11 @@ TEST(Glue, RejectionsNameTheCodeAndWhatWasExpected) {
   expectRejection({"relu_fwd_f32", {of(DType::BF16, {4})}, {f32({4})}}, GLUE_INCOMPATIBLE_DATA_TYPE, {"input 0", "f32", "bf16"});
   expectRejection({"add_fwd_f32", {f32({3, 4}), f32({5, 4})}, {f32({3, 4})}}, GLUE_INCOMPATIBLE_INPUT_SIZE, {"do not broadcast", "(3, 4)", "(5, 4)"});
   expectRejection({"add_fwd_f32", {f32({3, 4}), f32({1, 4})}, {f32({3, 5})}}, GLUE_INCOMPATIBLE_OUTPUT_SIZE, {"(3, 4)", "(3, 5)"});
-  expectRejection({"reduce_sum_fwd_f32", {f32({3, 4})}, {f32({3, 1})}, paramsOf(tpc_kernels_reduce_params{2})},
+  expectRejection({"reduce_sum_fwd_f32", {f32({3, 4})}, {f32({3, 1})}, paramsOf(tpc_kernels_reduce_params{2, 0, 0})},
                   GLUE_KERNEL_INVALID_SCALAR_ARGUMENT, {"dim", "0 to 1", "not 2"});
-  expectRejection({"reduce_sum_fwd_f32", {f32({3, 4})}, {f32({3, 4})}, paramsOf(tpc_kernels_reduce_params{0})},
+  expectRejection({"reduce_sum_fwd_f32", {f32({3, 4})}, {f32({3, 4})}, paramsOf(tpc_kernels_reduce_params{0, 0, 0})},
                   GLUE_INCOMPATIBLE_OUTPUT_SIZE, {"(3, 1)"});
-  expectRejection({"softmax_fwd_f32", {f32({3, 4})}, {f32({3, 4})}, paramsOf(tpc_kernels_reduce_params{-1})},
+  expectRejection({"softmax_fwd_f32", {f32({3, 4})}, {f32({3, 4})}, paramsOf(tpc_kernels_reduce_params{-1, 0, 0})},
                   GLUE_KERNEL_INVALID_SCALAR_ARGUMENT, {"dim"});
   auto dropoutP = [](float p) {
     tpc_kernels_random_params r{1, 0, 0.0f, 1.0f, 0.0f, 1.0f, p};

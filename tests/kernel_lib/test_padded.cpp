@@ -115,10 +115,10 @@ TEST(Padded, KernelsReadAndWriteThroughTheStrides) {
   checkPadded("add_fwd_f32", {x, y}, {{DType::F32, shape}});
   checkPadded("cast_f32_to_bf16", {x}, {{DType::BF16, shape}});
   for (int dim : {0, 1, 2}) {
-    checkPadded("reduce_sum_fwd_f32", {x}, {{DType::F32, reducedShapeOf(shape, dim)}}, paramsOf(tpc_kernels_reduce_params{dim}));
-    checkPadded("softmax_fwd_bf16", {xb}, {{DType::BF16, shape}}, paramsOf(tpc_kernels_reduce_params{dim}));
+    checkPadded("reduce_sum_fwd_f32", {x}, {{DType::F32, reducedShapeOf(shape, dim)}}, paramsOf(tpc_kernels_reduce_params{dim, 0, 0}));
+    checkPadded("softmax_fwd_bf16", {xb}, {{DType::BF16, shape}}, paramsOf(tpc_kernels_reduce_params{dim, 0, 0}));
   }
-  checkPadded("argmax_fwd_bf16", {xb}, {{DType::I32, reducedShapeOf(shape, 1)}}, paramsOf(tpc_kernels_reduce_params{1}));
+  checkPadded("argmax_fwd_bf16", {xb}, {{DType::I32, reducedShapeOf(shape, 1)}}, paramsOf(tpc_kernels_reduce_params{1, 0, 0}));
   const auto gamma = tensorOf(DType::F32, {130}, randomValues(130, -1, 1, 4));
   checkPadded("layernorm_fwd_f32", {x, gamma, gamma},
               {{DType::F32, shape}, {DType::F32, reducedShapeOf(shape, 0)}, {DType::F32, reducedShapeOf(shape, 0)}});

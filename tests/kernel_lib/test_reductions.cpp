@@ -18,7 +18,7 @@ void checkReduction(const std::string& op, DType t, const std::vector<int64_t>& 
   const bool argmax = op == "argmax";
   HostTensor x = tensorOf(t, shape, values);
   const auto out = runKernel(guid, {x}, {{argmax ? DType::I32 : t, reducedShapeOf(shape, dim)}},
-                             paramsOf(tpc_kernels_reduce_params{dim}), cores);
+                             paramsOf(tpc_kernels_reduce_params{dim, 0, 0}), cores);
   if (out.empty()) return;
   const auto xs = valuesOf(x);
   const auto got = bitsOfTensor(out[0]);

@@ -50,7 +50,7 @@ void checkSoftmax(const std::string& op, DType t, const std::vector<int64_t>& sh
     }
     inputs = {tensorOf(t, shape, randomValues(total, -2, 2, 77)), tensorOf(t, shape, y)};
   }
-  const auto out = runKernel(guid, inputs, {{t, shape}}, paramsOf(tpc_kernels_reduce_params{dim}), cores);
+  const auto out = runKernel(guid, inputs, {{t, shape}}, paramsOf(tpc_kernels_reduce_params{dim, 0, 0}), cores);
   if (out.empty()) return;
   const auto got = bitsOfTensor(out[0]);
   Mismatches bad;

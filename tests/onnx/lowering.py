@@ -172,39 +172,43 @@ def cast(case, k):
 # ---------------------------------------------------------------------------------------------- along a dimension
 
 REDUCE = {"ReduceSum": "reduce_sum", "ReduceMean": "reduce_mean", "ReduceMax": "reduce_max",
-          "ReduceMin": "reduce_min"}
+          "ReduceMin": "reduce_min", "ReduceProd": "reduce_prod", "ReduceL1": "reduce_l1", "ReduceL2": "reduce_l2",
+          "ReduceSumSquare": "reduce_sum_square", "ReduceLogSum": "reduce_log_sum",
+          "ReduceLogSumExp": "reduce_log_sum_exp"}
 
 
 @lowering(*REDUCE)
 def reduce(case, k):
+    """Any set of axes at once (`dims`, a bit per TPC dimension); keepdims=0 drops them (a view)."""
     x = case.inputs[0]
     t = float_type(x)
     rank = x.array.ndim
     axes = axes_of(case, rank, 1 if (case.op == "ReduceSum" and case.opset >= 13) else None)
     if axes == [] and case.attr("noop_with_empty_axes", 0):
-        raise NotApplicable("attribute", "noop_with_empty_axes (an identity)")
-    if axes is None or axes == []:
+        (y,) = k.run(f"identity_fwd_{t}", [(x.library_array(), t)], [(t, x.array.shape)])
+        return [y]
+    if not axes:
         axes = list(range(rank))
-    if len(axes) != 1:
-        raise NotApplicable("attribute", f"axes {axes}: the reductions take one axis")
+    if x.array.size == 0:
+        raise NotApplicable("shape", "an empty input: the reductions need an element per output")
     kept = list(x.array.shape)
-    kept[axes[0]] = 1
-    (y,) = k.run(f"{REDUCE[case.op]}_fwd_{t}", [(x.library_array(), t)], [(t, kept)],
-                 {"dim": tpc_dim(axes[0], rank)})
-    return [y.reshape(out_shape(case))]  # keepdims=0: the same data, the axis dropped
+    for a in axes:
+        kept[a] = 1
+    dims = sum(1 << tpc_dim(a, rank) for a in axes)
+    (y,) = k.run(f"{REDUCE[case.op]}_fwd_{t}", [(x.library_array(), t)], [(t, kept)], {"dims": dims})
+    return [y.reshape(out_shape(case))]  # keepdims=0: the same data, the axes dropped
 
 
-@lowering("ArgMax")
+@lowering("ArgMax", "ArgMin")
 def argmax(case, k):
     x = case.inputs[0]
     t = float_type(x)
-    if case.attr("select_last_index", 0):
-        raise NotApplicable("attribute", "select_last_index=1: argmax gives the first index")
     rank = x.array.ndim
     axis = case.attr("axis", 0) % rank
     kept = list(x.array.shape)
     kept[axis] = 1
-    (y,) = k.run(f"argmax_fwd_{t}", [(x.library_array(), t)], [("i32", kept)], {"dim": tpc_dim(axis, rank)})
+    (y,) = k.run(f"{case.op.lower()}_fwd_{t}", [(x.library_array(), t)], [("i32", kept)],
+                 {"dim": tpc_dim(axis, rank), "select_last": case.attr("select_last_index", 0)})
     return [onnx_output(y.reshape(out_shape(case)), case.outputs[0])]
 
 

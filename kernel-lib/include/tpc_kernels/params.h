@@ -32,9 +32,13 @@ typedef struct tpc_kernels_clamp_params {
   float high; /* default +inf */
 } tpc_kernels_clamp_params;
 
-/* Reductions, softmax, log-softmax and their backward: the TPC dimension reduced (0: the last NumPy axis). */
+/* Reductions, softmax, log-softmax and their backward: the TPC dimension reduced (0: the last NumPy axis).
+ * The reductions also take `dims`, a bit per TPC dimension (bit d: dimension d) to reduce several at once
+ * (0: just `dim`), and argmax/argmin `select_last` (1: the last index of the extreme, not the first). */
 typedef struct tpc_kernels_reduce_params {
-  int32_t dim; /* default 0 */
+  int32_t dim;         /* default 0 */
+  uint32_t dims;       /* default 0 */
+  int32_t select_last; /* default 0 */
 } tpc_kernels_reduce_params;
 
 /* layernorm, rmsnorm: normalized over dimension dim; eps added to the variance (mean square). */
