@@ -26,7 +26,7 @@ import tempfile
 
 ROWS, COLS = 768, 4096  # the elementwise shape: 768 rows of 4096 elements (--rows changes ROWS)
 
-DESCR = {"f32": ("<f4", "f"), "i32": ("<i4", "i"), "u8": ("|u1", "B"), "f16": ("<f2", "e")}
+DESCR = {"f32": ("<f4", "f"), "i32": ("<i4", "i"), "u32": ("<u4", "I"), "u8": ("|u1", "B"), "f16": ("<f2", "e")}
 
 
 def write_npy(path, dtype, shape, values):
@@ -58,6 +58,8 @@ def values(dtype, shape, lo=-4.0, hi=4.0, seed=1):
         return [rng.randrange(-1000, 1000) for _ in range(n)]
     if dtype == "u8":
         return [rng.randrange(0, 2) for _ in range(n)]
+    if dtype == "u32":
+        return [rng.randrange(1, 9) for _ in range(n)]
     return [rng.uniform(lo, hi) for _ in range(n)]
 
 
@@ -98,10 +100,18 @@ def cases(guids):
     for g in guids:
         t = "bf16" if g.endswith("_bf16") else "i32" if g.endswith("_i32") else "f32"
         op = g.split("_fwd")[0].split("_bwd")[0]
-        if g.endswith(MOVE_OTHER_TYPES):
+        if op in MOVEMENT and g.endswith(MOVE_OTHER_TYPES):
             continue  # data movement is measured on f32 and bf16 (the objects are per element size)
         if op in MOVEMENT:
             out.append(movement_case(g, op, t, shape))
+        elif op in ("and", "or", "xor", "shl", "shr", "mod", "not"):
+            it = g.rsplit("_", 1)[1]
+            if it not in ("u8", "i32", "f32", "u32"):
+                continue  # measured on one narrow and one wide type
+            ins = [(it, shape)] * (1 if op == "not" else 2)
+            out.append(Case(g, "integer", ins, [(it, shape)], ["fmod=1"] if it == "f32" else [], lo=1, hi=9))
+        elif op in ("equal", "greater", "greater_equal", "less", "less_equal"):
+            out.append(Case(g, "integer", [(t, shape), (t, shape)], [("u8", shape)]))
         elif g.startswith("cast_"):
             src, dst = g[5:].split("_to_")
             out.append(Case(g, "cast", [(src, shape)], [(dst, shape)]))
@@ -158,7 +168,7 @@ def cases(guids):
 
 
 TARGET = {"elementwise": 1.10, "cast": 1.10, "random": 1.10, "optimizer": 1.10, "reduction": 1.25, "softmax": 1.25,
-          "norm": 1.25, "movement": 1.25}
+          "norm": 1.25, "movement": 1.25, "integer": 1.25}
 
 
 def print_summary(results):

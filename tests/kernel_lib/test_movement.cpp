@@ -49,7 +49,10 @@ const DType kTypes[] = {DType::F32, DType::BF16, DType::U8, DType::I32};
 
 std::string list(const std::vector<int>& v) {
   std::string s;
-  for (int x : v) s += (s.empty() ? "" : ",") + std::to_string(x);
+  for (int x : v) {
+    if (!s.empty()) s += ',';
+    s += std::to_string(x);
+  }
   return s;
 }
 

@@ -471,3 +471,64 @@ def view(case, k):
     x = case.inputs[0]
     x.library_type  # a type the library has
     return [x.array.reshape(out_shape(case))]
+
+
+# ---------------------------------------------------------------------------------------------- integers, logic
+
+INT_TYPES = ("u8", "i8", "u16", "i16", "u32", "i32")
+
+
+def same_int_type(case, xs, allowed=INT_TYPES):
+    t = xs[0].library_type
+    if t not in allowed or any(v.elem_type != xs[0].elem_type for v in xs):
+        raise NotApplicable("type", f"{case.op} on {', '.join(v.elem_type_name for v in xs)}")
+    return t
+
+
+@lowering("And", "Or", "Xor")
+def bitwise(case, k):
+    a, b = case.inputs
+    t = same_int_type(case, [a, b])
+    (y,) = k.run(f"{case.op.lower()}_fwd_{t}", [(a.library_array(), t), (b.library_array(), t)], [(t, out_shape(case))])
+    return [onnx_output(y, case.outputs[0])]
+
+
+@lowering("Not")
+def not_(case, k):
+    x = case.inputs[0]
+    t = same_int_type(case, [x])
+    (y,) = k.run(f"not_fwd_{t}", [(x.library_array(), t)], [(t, out_shape(case))])
+    return [onnx_output(y, case.outputs[0])]
+
+
+@lowering("BitShift")
+def bitshift(case, k):
+    a, b = case.inputs
+    t = same_int_type(case, [a, b], ("u8", "u16", "u32"))
+    op = "shl" if case.attr("direction") == "LEFT" else "shr"
+    (y,) = k.run(f"{op}_fwd_{t}", [(a.library_array(), t), (b.library_array(), t)], [(t, out_shape(case))])
+    return [onnx_output(y, case.outputs[0])]
+
+
+@lowering("Mod")
+def mod(case, k):
+    a, b = case.inputs
+    t = same_int_type(case, [a, b], INT_TYPES + ("f32",))
+    fmod = case.attr("fmod", 0)
+    (y,) = k.run(f"mod_fwd_{t}", [(a.library_array(), t), (b.library_array(), t)], [(t, out_shape(case))],
+                 {"fmod": fmod})
+    return [onnx_output(y, case.outputs[0])]
+
+
+COMPARE = {"Equal": "equal", "Greater": "greater", "GreaterOrEqual": "greater_equal", "Less": "less",
+           "LessOrEqual": "less_equal"}
+
+
+@lowering(*COMPARE)
+def compare(case, k):
+    a, b = case.inputs
+    t = a.library_type
+    if t not in ("f32", "bf16", "i32") or b.elem_type != a.elem_type:
+        raise NotApplicable("type", f"{case.op} on {a.elem_type_name}")
+    (y,) = k.run(f"{COMPARE[case.op]}_fwd_{t}", [(a.library_array(), t), (b.library_array(), t)], [("u8", out_shape(case))])
+    return [onnx_output(y, case.outputs[0])]

@@ -73,6 +73,11 @@ typedef struct tpc_kernels_axis_params {
   int32_t dim;
 } tpc_kernels_axis_params;
 
+/* mod_fwd_*: the remainder's sign: 0 the divisor's (Python's %, integers only), 1 the dividend's (C's fmod). */
+typedef struct tpc_kernels_mod_params {
+  int32_t fmod; /* default 0 */
+} tpc_kernels_mod_params;
+
 /* gemm_fwd_*: out = act(op(A) op(B) + bias). */
 typedef struct tpc_kernels_gemm_params {
   int32_t transpose_a; /* op(A) = A^T: A is stored [K, M] (default 0) */
