@@ -265,6 +265,34 @@ class Expand : public Family {
   std::string op_;
 };
 
+// trilu_fwd_DT: the upper (or lower) triangle of the last two NumPy axes, the rest zeroed (kernels/trilu.c).
+class Trilu : public Family {
+ public:
+  std::vector<std::string> guids(const std::string&) const override { return guidsOf("trilu"); }
+  const ParamSchema& params() const override {
+    using P = tpc_kernels_trilu_params;
+    static const ParamSchema s{sizeof(P), {{ParamField::I32, "k", offsetof(P, k)}, {ParamField::I32, "upper", offsetof(P, upper)}},
+                               [](void* p) { *static_cast<P*>(p) = {0, 1}; }};
+    return s;
+  }
+  GlueResult plan(const Node& node, LaunchPlan& plan) const override {
+    TensorDataType type;
+    if (GlueResult r = expectOneInOneOut(node, &type); !r.ok()) return r;
+    const TensorView& x = node.inputs[0];
+    const auto& p = node.param<tpc_kernels_trilu_params>();
+    if (x.dims < 2)
+      return fail(GLUE_INCOMPATIBLE_INPUT_SIZE, fmt::format("{}: the input needs two dimensions at least, not {}", node.guid, shapeText(x)));
+    if (p.upper != 0 && p.upper != 1)
+      return fail(GLUE_KERNEL_INVALID_SCALAR_ARGUMENT, fmt::format("{}: upper must be 0 or 1, not {}", node.guid, p.upper));
+    if (GlueResult r = expectOutputShape(node, 0, x); !r.ok()) return r;
+    plan.kernel = sized("trilu", type);
+    fillElementwise(node, x, lanesOf(type), plan);
+    plan.addScalar(p.k);
+    plan.addScalar(p.upper);
+    return {};
+  }
+};
+
 // ------------------------------------------------------------------------------------------ concat.c
 
 // concat_fwd_DT: 2 to 8 inputs joined along TPC dimension dim.
@@ -377,6 +405,7 @@ std::vector<std::unique_ptr<Family>> movementFamilies() {
   v.push_back(std::make_unique<Pad>());
   v.push_back(std::make_unique<Expand>("expand"));
   v.push_back(std::make_unique<Expand>("identity"));
+  v.push_back(std::make_unique<Trilu>());
   v.push_back(std::make_unique<Concat>());
   v.push_back(std::make_unique<Gather>("gather"));
   v.push_back(std::make_unique<Gather>("embedding"));

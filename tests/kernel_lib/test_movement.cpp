@@ -285,6 +285,26 @@ TEST(Embedding, RowsOfTheTable) {
   }
 }
 
+TEST(Trilu, UpperAndLowerEveryDiagonal) {
+  for (DType t : kTypes)
+    for (const std::vector<int64_t>& shape : std::vector<std::vector<int64_t>>{{5, 70}, {130, 3}, {2, 3, 4, 300}, {1, 1}})
+      for (int upper : {0, 1})
+        for (int k : {-400, -2, 0, 1, 65, 300}) {
+          const std::string guid = std::string("trilu_fwd_") + suffix(t);
+          SCOPED_TRACE(guid + " " + shapeName(shape) + " k " + std::to_string(k) + " upper " + std::to_string(upper));
+          HostTensor x = patterned(t, shape, 19);
+          auto out = runKernel(guid, {x}, {{t, shape}}, params(guid, {"k=" + std::to_string(k), "upper=" + std::to_string(upper)}));
+          if (out.empty()) continue;
+          const auto in = bitsOfTensor(x), got = bitsOfTensor(out[0]);
+          const int64_t cols = shape.back(), rows = shape[shape.size() - 2];
+          for (size_t f = 0; f < got.size(); ++f) {
+            const int64_t j = static_cast<int64_t>(f) % cols, i = static_cast<int64_t>(f) / cols % rows;
+            const bool keep = upper ? j - i >= k : j - i <= k;
+            ASSERT_EQ(got[f], keep ? in[f] : 0u) << "element " << f;
+          }
+        }
+}
+
 TEST(Movement, RejectsWhatItCannotDo) {
   auto code = [](const std::string& guid, std::vector<HostTensor> in, std::vector<HostTensor> out, std::vector<unsigned char> p) {
     tpc::kernels::NodeRun node;

@@ -388,7 +388,7 @@ def slice_(case, k):
         s = min(max(s, 0), n) if st > 0 else min(max(s, -1), n - 1)
         first[a], step[a] = s, int(st)
     if 0 in out_shape(case):
-        raise NotApplicable("shape", "an empty output: there is nothing to launch")
+        raise NotApplicable("shape", "an empty tensor: tpc-kernels' -t takes sizes of 1 or more")
     (y,) = k.run(f"slice_fwd_{t}", [(x.library_array(), t)], [(t, out_shape(case))],
                  {"start": lists(first, r, 0), "step": lists(step, r, 1)})
     return [onnx_output(y, case.outputs[0])]
@@ -531,4 +531,17 @@ def compare(case, k):
     if t not in ("f32", "bf16", "i32") or b.elem_type != a.elem_type:
         raise NotApplicable("type", f"{case.op} on {a.elem_type_name}")
     (y,) = k.run(f"{COMPARE[case.op]}_fwd_{t}", [(a.library_array(), t), (b.library_array(), t)], [("u8", out_shape(case))])
+    return [onnx_output(y, case.outputs[0])]
+
+
+@lowering("Trilu")
+def trilu(case, k):
+    x = case.inputs[0]
+    t = any_type(x)
+    if x.array.size == 0:
+        raise NotApplicable("shape", "an empty tensor: tpc-kernels' -t takes sizes of 1 or more")
+    diagonal = constant_scalar(case.input(1), "k") if case.input(1) is not None else 0
+    diagonal = max(min(int(diagonal), 2**31 - 1), -(2**31))
+    (y,) = k.run(f"trilu_fwd_{t}", [(x.library_array(), t)], [(t, out_shape(case))],
+                 {"k": diagonal, "upper": case.attr("upper", 1)})
     return [onnx_output(y, case.outputs[0])]

@@ -68,6 +68,13 @@ typedef struct tpc_kernels_pad_params {
   float value;
 } tpc_kernels_pad_params;
 
+/* trilu_fwd_*: keeps the elements of column j and row i (TPC dimensions 0 and 1) with j - i >= k (upper = 1)
+ * or j - i <= k (upper = 0), zeroes the others (default k 0, upper 1). */
+typedef struct tpc_kernels_trilu_params {
+  int32_t k;
+  int32_t upper;
+} tpc_kernels_trilu_params;
+
 /* concat_fwd_*, gather_fwd_*: the TPC dimension joined along or gathered from (default 0). */
 typedef struct tpc_kernels_axis_params {
   int32_t dim;
