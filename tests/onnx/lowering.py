@@ -545,3 +545,37 @@ def trilu(case, k):
     (y,) = k.run(f"trilu_fwd_{t}", [(x.library_array(), t)], [(t, out_shape(case))],
                  {"k": diagonal, "upper": case.attr("upper", 1)})
     return [onnx_output(y, case.outputs[0])]
+
+
+# ---------------------------------------------------------------------------------------------- losses
+
+REDUCTIONS = {"none": 0, "sum": 1, "mean": 2}
+
+
+@lowering("NegativeLogLikelihoodLoss", "SoftmaxCrossEntropyLoss")
+def loss(case, k):
+    x, labels = case.inputs[0], case.inputs[1]
+    weight = case.input(2)
+    t = float_type(x)
+    if weight is not None and weight.library_type != "f32":
+        raise NotApplicable("type", f"weights of {weight.elem_type_name}")
+    softmax = case.op == "SoftmaxCrossEntropyLoss"
+    reduction = REDUCTIONS[case.attr("reduction", "mean")]
+    ignore = case.attr("ignore_index")
+    params = {"reduction": reduction, "has_ignore": int(ignore is not None), "ignore_index": ignore or 0}
+    # The dimensions after the classes seen as one (a view): [N, C, D].
+    n, c = x.array.shape[:2]
+    xs = x.library_array() if x.array.ndim <= 3 else x.library_array().reshape(n, c, -1)
+    ls = labels.library_array().reshape(xs.shape[:1] + xs.shape[2:])
+    inputs = [(xs, t), (ls, "i32")]
+    if weight is not None:
+        inputs.append((weight.library_array(), "f32"))
+    outputs = [("f32", ls.shape if reduction == 0 else (1,))]
+    if len(case.outputs) == 2:
+        outputs.append((t, xs.shape))
+    guid = ("softmax_cross_entropy" if softmax else "nll_loss") + f"_fwd_{t}"
+    got = k.run(guid, inputs, outputs, params)
+    got[0] = got[0].reshape(out_shape(case))
+    if len(got) == 2:
+        got[1] = got[1].reshape(x.array.shape)
+    return got

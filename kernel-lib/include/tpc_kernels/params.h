@@ -85,6 +85,14 @@ typedef struct tpc_kernels_mod_params {
   int32_t fmod; /* default 0 */
 } tpc_kernels_mod_params;
 
+/* nll_loss_fwd_*, softmax_cross_entropy_fwd_*: ONNX's reductions (0 none, 1 sum, 2 mean: the sum over the
+ * weights used), and the label ignored when has_ignore is 1 (default 2, 0, 0). */
+typedef struct tpc_kernels_loss_params {
+  int32_t reduction;
+  int32_t has_ignore;
+  int32_t ignore_index;
+} tpc_kernels_loss_params;
+
 /* gemm_fwd_*: out = act(op(A) op(B) + bias). */
 typedef struct tpc_kernels_gemm_params {
   int32_t transpose_a; /* op(A) = A^T: A is stored [K, M] (default 0) */
