@@ -71,6 +71,7 @@ std::vector<std::unique_ptr<Family>> randomFamilies();
 std::vector<std::unique_ptr<Family>> optimizerFamilies();
 std::vector<std::unique_ptr<Family>> activationFamilies();
 std::vector<std::unique_ptr<Family>> movementFamilies();
+std::vector<std::unique_ptr<Family>> poolingFamilies();
 
 // ------------------------------------------------------------------------------------------ checks
 // Each returns GLUE_SUCCESS, or the precise code with what was expected.

@@ -467,3 +467,85 @@ def view(case, k):
     x = case.inputs[0]
     x.library_type  # a type the library has
     return [x.array.reshape(out_shape(case))]
+
+
+# ---------------------------------------------------------------------------------------------- pooling
+
+def pool_params(case, x):
+    """ONNX's pooling attributes (2-D, or 1-D seen as 2-D with H = 1) as the library's pool parameters;
+    auto_pad's SAME_UPPER and SAME_LOWER turned into the pads they stand for (attribute processing)."""
+    spatial = x.array.ndim - 2
+    if spatial not in (1, 2):
+        raise NotApplicable("shape", f"{spatial}-D pooling: the kernels pool 2-D planes (and 1-D as H = 1)")
+    if case.attr("storage_order", 0):
+        raise NotApplicable("attribute", "storage_order=1 (column-major indices)")
+    kernel = list(case.attr("kernel_shape"))
+    strides = list(case.attr("strides", [1] * spatial))
+    dilations = list(case.attr("dilations", [1] * spatial))
+    pads = list(case.attr("pads", [0] * 2 * spatial))
+    ceil = case.attr("ceil_mode", 0)
+    sizes = list(x.array.shape[2:])
+    auto_pad = case.attr("auto_pad", "NOTSET")
+    if auto_pad in ("SAME_UPPER", "SAME_LOWER"):
+        pads = [0] * 2 * spatial
+        for a in range(spatial):
+            extent = (kernel[a] - 1) * dilations[a] + 1
+            total = max((-(-sizes[a] // strides[a]) - 1) * strides[a] + extent - sizes[a], 0)
+            small = total // 2
+            pads[a], pads[spatial + a] = (small, total - small) if auto_pad == "SAME_UPPER" else (total - small, small)
+    elif auto_pad == "VALID":
+        pads = [0] * 2 * spatial
+    if spatial == 1:  # [N, C, L] as [N, C, 1, L]
+        kernel, strides, dilations = [1] + kernel, [1] + strides, [1] + dilations
+        pads = [0, pads[0], 0, pads[1]]
+    return {"kernel": f"{kernel[0]},{kernel[1]}", "stride": f"{strides[0]},{strides[1]}",
+            "dilation": f"{dilations[0]},{dilations[1]}", "pads": ",".join(str(int(p)) for p in pads),
+            "ceil_mode": int(ceil), "layout": 0}
+
+
+def as_planes(x):
+    """The input as 4-D NCHW (a 1-D input [N, C, L] viewed as [N, C, 1, L])."""
+    a = x.library_array()
+    return a.reshape(a.shape[:2] + (1,) + a.shape[2:]) if a.ndim == 3 else a
+
+
+@lowering("MaxPool")
+def maxpool(case, k):
+    x = case.inputs[0]
+    t = float_type(x)
+    params = pool_params(case, x)
+    shape = out_shape(case)
+    planes = as_planes(x)
+    shape4 = tuple(shape[:2]) + (1,) + tuple(shape[2:]) if len(shape) == 3 else tuple(shape)
+    if len(case.outputs) > 1 and planes.shape[0] * planes.shape[1] > 1:
+        raise NotApplicable("shape", "Indices with N x C > 1: ONNX counts them over the whole tensor, the kernel "
+                                     "within each plane (h W + w)")
+    y, idx = k.run(f"maxpool2d_fwd_{t}", [(planes, t)], [(t, shape4), ("i32", shape4)], params)
+    outs = [y.reshape(shape)]
+    if len(case.outputs) > 1:
+        outs.append(onnx_output(idx.reshape(out_shape(case, 1)), case.outputs[1]))
+    return outs
+
+
+@lowering("AveragePool")
+def avgpool(case, k):
+    x = case.inputs[0]
+    t = float_type(x)
+    params = pool_params(case, x)
+    params["count_include_pad"] = case.attr("count_include_pad", 0)
+    shape = out_shape(case)
+    shape4 = tuple(shape[:2]) + (1,) + tuple(shape[2:]) if len(shape) == 3 else tuple(shape)
+    (y,) = k.run(f"avgpool2d_fwd_{t}", [(as_planes(x), t)], [(t, shape4)], params)
+    return [y.reshape(shape)]
+
+
+@lowering("GlobalAveragePool", "GlobalMaxPool")
+def global_pool(case, k):
+    x = case.inputs[0]
+    t = float_type(x)
+    if x.array.ndim not in (3, 4):
+        raise NotApplicable("shape", f"a {x.array.ndim}-D input: the kernels pool 2-D planes (and 1-D as H = 1)")
+    planes = as_planes(x)
+    op = "global_avgpool" if case.op == "GlobalAveragePool" else "global_maxpool"
+    (y,) = k.run(f"{op}_fwd_{t}", [(planes, t)], [(t, planes.shape[:2] + (1, 1))], {"layout": 0})
+    return [y.reshape(out_shape(case))]

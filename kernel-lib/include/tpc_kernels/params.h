@@ -104,6 +104,24 @@ typedef struct tpc_kernels_adamw_params {
   int32_t step;       /* the step number, from 1 (default 1) */
 } tpc_kernels_adamw_params;
 
+/* maxpool2d_*, avgpool2d_* (forward and backward) on 4-D tensors: NCHW (layout 0, TPC dimensions
+ * [W, H, C, N]) or NHWC (layout 1, [C, W, H, N]). Output (oh, ow) pools input rows oh stride[0] - pads[0] +
+ * i dilation[0] (i < kernel[0]) and columns likewise with index 1; pads are top, left, bottom, right. */
+typedef struct tpc_kernels_pool_params {
+  int32_t kernel[2];         /* kh, kw (default 1, 1) */
+  int32_t stride[2];         /* sh, sw (default 1, 1) */
+  int32_t pads[4];           /* top, left, bottom, right (default 0) */
+  int32_t dilation[2];       /* dh, dw (default 1, 1) */
+  int32_t ceil_mode;         /* output size rounded up (default 0: down) */
+  int32_t count_include_pad; /* avgpool: the divisor counts the padding (default 0) */
+  int32_t layout;            /* 0 NCHW (default), 1 NHWC */
+} tpc_kernels_pool_params;
+
+/* global_avgpool_fwd_*, global_maxpool_fwd_*: the layout of the 4-D tensors (0 NCHW, 1 NHWC). */
+typedef struct tpc_kernels_layout_params {
+  int32_t layout;
+} tpc_kernels_layout_params;
+
 #ifdef __cplusplus
 }
 #endif
