@@ -17,7 +17,7 @@ const std::vector<std::unique_ptr<Family>>& families() {
   static const std::vector<std::unique_ptr<Family>> all = [] {
     std::vector<std::unique_ptr<Family>> v;
     for (auto* make : {&elementwiseFamilies, &reductionFamilies, &softmaxFamilies, &normFamilies, &crossEntropyFamilies, &gemmFamilies, &randomFamilies, &optimizerFamilies,
-                       &activationFamilies, &movementFamilies, &poolingFamilies})
+                       &activationFamilies, &movementFamilies, &poolingFamilies, &chnormFamilies})
       for (auto& f : make()) v.push_back(std::move(f));
     return v;
   }();

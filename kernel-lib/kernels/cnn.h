@@ -1,4 +1,4 @@
-// Helpers of the CNN kernels (pool.c, global_pool.c): layouts and f32 "pieces".
+// Helpers of the CNN kernels (pool.c, global_pool.c, chnorm.c): layouts and f32 "pieces".
 // -DNHWC: TPC dimensions [C, W, H, N] (channels in dimension 0, vectors of channels); -DNCHW: [W, H, C, N].
 // COORD(c, w, h, n) builds the coordinate of element (n, c, h, w) in either layout.
 // Data are computed in f32: a point of the vector paths covers VL elements of dimension 0 (64 f32, 128

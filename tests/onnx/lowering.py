@@ -549,3 +549,51 @@ def global_pool(case, k):
     op = "global_avgpool" if case.op == "GlobalAveragePool" else "global_maxpool"
     (y,) = k.run(f"{op}_fwd_{t}", [(planes, t)], [(t, planes.shape[:2] + (1, 1))], {"layout": 0})
     return [y.reshape(out_shape(case))]
+
+
+# ---------------------------------------------------------------------------------------------- normalizations over channels
+
+def as_nchw(x):
+    """[N, C, ...] viewed as 4-D NCHW [N, C, 1, the rest's size] (the statistics are over all but C)."""
+    a = x.library_array()
+    if a.ndim < 2:
+        raise NotApplicable("shape", f"a {a.ndim}-D input: the channels are axis 1")
+    return a.reshape(a.shape[:2] + (1, int(np.prod(a.shape[2:], dtype=np.int64))))
+
+
+def channel_vector(v, what):
+    if v.elem_type != TensorProto.FLOAT:
+        raise NotApplicable("type", f"{what} is {v.elem_type_name}; the kernels take f32 per-channel tensors")
+    return v.library_array().reshape(-1)
+
+
+@lowering("BatchNormalization")
+def batchnorm(case, k):
+    x, scale, bias, mean, var = case.inputs[:5]
+    t = float_type(x)
+    planes = as_nchw(x)
+    c = planes.shape[1]
+    vectors = [(channel_vector(v, n), "f32") for v, n in ((scale, "scale"), (bias, "B"), (mean, "mean"), (var, "var"))]
+    training = case.attr("training_mode", 0) if case.opset >= 14 else int(len(case.outputs) > 1)
+    if case.opset < 14 and training:
+        raise NotApplicable("attribute", "opset < 14 training outputs (mean, var, saved_mean, saved_var)")
+    # ONNX's running variance takes the biased batch variance (unbiased_running_var 0).
+    params = {"eps": repr(case.attr("epsilon", 1e-5)), "momentum": repr(case.attr("momentum", 0.9)),
+              "training": int(training), "unbiased_running_var": 0, "layout": 0}
+    outs = [(t, planes.shape)] + ([("f32", (c,))] * 4 if training else [])
+    got = k.run(f"batchnorm_fwd_{t}", [(planes, t)] + vectors, outs, params)
+    if not training:
+        return [got[0].reshape(x.array.shape)]
+    y, _saved_mean, _saved_invstd, running_mean, running_var = got
+    return [y.reshape(x.array.shape), running_mean, running_var][: len(case.outputs)]
+
+
+@lowering("InstanceNormalization")
+def instancenorm(case, k):
+    x, scale, bias = case.inputs
+    t = float_type(x)
+    planes = as_nchw(x)
+    (y,) = k.run(f"instancenorm_fwd_{t}",
+                 [(planes, t), (channel_vector(scale, "scale"), "f32"), (channel_vector(bias, "B"), "f32")],
+                 [(t, planes.shape)], {"eps": repr(case.attr("epsilon", 1e-5)), "layout": 0})
+    return [y.reshape(x.array.shape)]

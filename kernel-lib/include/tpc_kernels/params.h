@@ -122,6 +122,23 @@ typedef struct tpc_kernels_layout_params {
   int32_t layout;
 } tpc_kernels_layout_params;
 
+/* batchnorm_fwd_*, batchnorm_bwd_* on 4-D tensors (layout as for pooling); per-channel tensors f32. */
+typedef struct tpc_kernels_batchnorm_params {
+  float eps;                    /* added to the variance (default 1e-5) */
+  float momentum;               /* running = momentum running + (1 - momentum) batch (ONNX's; default 0.9) */
+  int32_t training;             /* 1: batch statistics, running ones updated (default); 0: the running ones */
+  int32_t unbiased_running_var; /* 0: the running variance takes the biased batch variance (ONNX's, default);
+                                   1: the unbiased one, times M/(M-1) (PyTorch's) */
+  int32_t layout;               /* 0 NCHW (default), 1 NHWC */
+} tpc_kernels_batchnorm_params;
+
+/* instancenorm_fwd_*, groupnorm_fwd_* on 4-D tensors; gamma and beta f32 vectors of C. */
+typedef struct tpc_kernels_groupnorm_params {
+  float eps;      /* default 1e-5 */
+  int32_t groups; /* groupnorm: groups of C/groups channels (default 1); instancenorm ignores it */
+  int32_t layout; /* 0 NCHW (default), 1 NHWC (instancenorm only) */
+} tpc_kernels_groupnorm_params;
+
 #ifdef __cplusplus
 }
 #endif
