@@ -1,6 +1,6 @@
 // Global pooling over H and W (glue/pooling.cpp): x -> y with H and W of size 1.
 //   -DOP_GAVG  the mean: the f32 sum divided by H W (one rounding of the quotient)
-//   -DOP_GMAX  the maximum (a NaN gives NaN)
+//   -DOP_GMAX  the maximum
 // -DNHWC: a point is VL channels of one image, summed over the plane vector by vector. -DNCHW: a point is
 // one (c, n) plane, summed along W in vectors (the lanes past W read as 0; the maximum masks them), the
 // lanes combined in a tree at the end, the result stored as lane 0 of a vector.
