@@ -94,6 +94,51 @@ def movement_case(g, op, t, shape):
     return Case(g, "movement", [(t, shape)], [(t, shape)])
 
 
+def pool_cases(g, op, t):
+    """Pooling, 3x3 windows of stride 2 with padding 1 (ResNet's), NHWC [8, 56, 56, C] (C one vector: 64 f32,
+    128 bf16; the vector path), and NCHW [2, 16, 56, 56] (elements one at a time)."""
+    out = []
+    for layout, x, y in ((1, [8, 56, 56, 64], [8, 28, 28, 64]), (0, [2, 16, 56, 56], [2, 16, 28, 28])):
+        if t == "bf16" and layout == 1:
+            x, y = x[:3] + [128], y[:3] + [128]
+        name = "%s layout=%d" % (g, layout)
+        if op.startswith("global_"):
+            gx = [8, 7, 7, x[3] * 8] if layout == 1 else [8, 512, 7, 7]
+            gy = [8, 1, 1, gx[3]] if layout == 1 else [8, 512, 1, 1]
+            out.append(Case(name, "pooling", [(t, gx)], [(t, gy)], ["layout=%d" % layout]))
+            continue
+        params = ["kernel=3,3", "stride=2,2", "pads=1,1,1,1", "layout=%d" % layout]
+        if "_bwd" in g:
+            ins = [(t, y)] + ([("i32", y)] if op == "maxpool2d" else [])
+            out.append(Case(name, "pooling", ins, [(t, x)], params))
+        else:
+            outs = [(t, y)] + ([("i32", y)] if op == "maxpool2d" else [])
+            out.append(Case(name, "pooling", [(t, x)], outs, params))
+    return out
+
+
+def chnorm_cases(g, op, t):
+    """Normalizations over channels on [8, 28, 28, 256] NHWC and [8, 256, 28, 28] NCHW (group norm: NCHW,
+    32 groups); batch norm in training mode (and inference as its own row)."""
+    out = []
+    for layout in (1, 0):
+        if op == "groupnorm" and layout == 1:
+            continue
+        x = [8, 28, 28, 256] if layout == 1 else [8, 256, 28, 28]
+        v = ("f32", [256])
+        name = "%s layout=%d" % (g, layout)
+        if op == "batchnorm" and "_bwd" in g:
+            out.append(Case(name, "chnorm", [(t, x), (t, x), v, v, v], [(t, x), v, v], ["layout=%d" % layout], lo=0.5, hi=2))
+        elif op == "batchnorm":
+            ins = [(t, x), v, v, v, v]
+            out.append(Case(name, "chnorm", ins, [(t, x), v, v, v, v], ["layout=%d" % layout], lo=0.5, hi=2))
+            out.append(Case(name + " training=0", "chnorm", ins, [(t, x)], ["layout=%d" % layout, "training=0"], lo=0.5, hi=2))
+        else:
+            ps = ["layout=%d" % layout] + (["groups=32"] if op == "groupnorm" else [])
+            out.append(Case(name, "chnorm", [(t, x), v, v], [(t, x)], ps))
+    return out
+
+
 def cases(guids):
     shape = [ROWS, COLS]
     out = []
@@ -149,6 +194,10 @@ def cases(guids):
             out.append(Case(g, "random", [(t, shape)], [(t, shape), ("u8", shape)], ["p=0.25"]))
         elif op == "dropout":
             out.append(Case(g, "elementwise", [(t, shape), ("u8", shape)], [(t, shape)], ["p=0.25"]))
+        elif op in ("maxpool2d", "avgpool2d", "global_avgpool", "global_maxpool"):
+            out.extend(pool_cases(g, op, t))
+        elif op in ("batchnorm", "instancenorm", "groupnorm"):
+            out.extend(chnorm_cases(g, op, t))
         elif op in ("sgd", "adamw"):
             state = 1 if op == "sgd" else 2
             out.append(Case(g, "optimizer", [("f32", shape), (t, shape)] + [("f32", shape)] * state,
@@ -168,7 +217,7 @@ def cases(guids):
 
 
 TARGET = {"elementwise": 1.10, "cast": 1.10, "random": 1.10, "optimizer": 1.10, "reduction": 1.25, "softmax": 1.25,
-          "norm": 1.25, "movement": 1.25, "integer": 1.25}
+          "norm": 1.25, "movement": 1.25, "integer": 1.25, "pooling": 1.25, "chnorm": 1.25}
 
 
 def print_summary(results):

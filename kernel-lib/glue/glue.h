@@ -73,6 +73,8 @@ std::vector<std::unique_ptr<Family>> activationFamilies();
 std::vector<std::unique_ptr<Family>> movementFamilies();
 std::vector<std::unique_ptr<Family>> logicFamilies();
 std::vector<std::unique_ptr<Family>> lossFamilies();
+std::vector<std::unique_ptr<Family>> poolingFamilies();
+std::vector<std::unique_ptr<Family>> chnormFamilies();
 
 // ------------------------------------------------------------------------------------------ checks
 // Each returns GLUE_SUCCESS, or the precise code with what was expected.

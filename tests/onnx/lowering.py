@@ -579,3 +579,133 @@ def loss(case, k):
     if len(got) == 2:
         got[1] = got[1].reshape(x.array.shape)
     return got
+
+
+# ---------------------------------------------------------------------------------------------- pooling
+
+def pool_params(case, x):
+    """ONNX's pooling attributes (2-D, or 1-D seen as 2-D with H = 1) as the library's pool parameters;
+    auto_pad's SAME_UPPER and SAME_LOWER turned into the pads they stand for (attribute processing)."""
+    spatial = x.array.ndim - 2
+    if spatial not in (1, 2):
+        raise NotApplicable("shape", f"{spatial}-D pooling: the kernels pool 2-D planes (and 1-D as H = 1)")
+    if case.attr("storage_order", 0):
+        raise NotApplicable("attribute", "storage_order=1 (column-major indices)")
+    kernel = list(case.attr("kernel_shape"))
+    strides = list(case.attr("strides", [1] * spatial))
+    dilations = list(case.attr("dilations", [1] * spatial))
+    pads = list(case.attr("pads", [0] * 2 * spatial))
+    ceil = case.attr("ceil_mode", 0)
+    sizes = list(x.array.shape[2:])
+    auto_pad = case.attr("auto_pad", "NOTSET")
+    if auto_pad in ("SAME_UPPER", "SAME_LOWER"):
+        pads = [0] * 2 * spatial
+        for a in range(spatial):
+            extent = (kernel[a] - 1) * dilations[a] + 1
+            total = max((-(-sizes[a] // strides[a]) - 1) * strides[a] + extent - sizes[a], 0)
+            small = total // 2
+            pads[a], pads[spatial + a] = (small, total - small) if auto_pad == "SAME_UPPER" else (total - small, small)
+    elif auto_pad == "VALID":
+        pads = [0] * 2 * spatial
+    if spatial == 1:  # [N, C, L] as [N, C, 1, L]
+        kernel, strides, dilations = [1] + kernel, [1] + strides, [1] + dilations
+        pads = [0, pads[0], 0, pads[1]]
+    return {"kernel": f"{kernel[0]},{kernel[1]}", "stride": f"{strides[0]},{strides[1]}",
+            "dilation": f"{dilations[0]},{dilations[1]}", "pads": ",".join(str(int(p)) for p in pads),
+            "ceil_mode": int(ceil), "layout": 0}
+
+
+def as_planes(x):
+    """The input as 4-D NCHW (a 1-D input [N, C, L] viewed as [N, C, 1, L])."""
+    a = x.library_array()
+    return a.reshape(a.shape[:2] + (1,) + a.shape[2:]) if a.ndim == 3 else a
+
+
+@lowering("MaxPool")
+def maxpool(case, k):
+    x = case.inputs[0]
+    t = float_type(x)
+    params = pool_params(case, x)
+    shape = out_shape(case)
+    planes = as_planes(x)
+    shape4 = tuple(shape[:2]) + (1,) + tuple(shape[2:]) if len(shape) == 3 else tuple(shape)
+    if len(case.outputs) > 1 and planes.shape[0] * planes.shape[1] > 1:
+        raise NotApplicable("shape", "Indices with N x C > 1: ONNX counts them over the whole tensor, the kernel "
+                                     "within each plane (h W + w)")
+    y, idx = k.run(f"maxpool2d_fwd_{t}", [(planes, t)], [(t, shape4), ("i32", shape4)], params)
+    outs = [y.reshape(shape)]
+    if len(case.outputs) > 1:
+        outs.append(onnx_output(idx.reshape(out_shape(case, 1)), case.outputs[1]))
+    return outs
+
+
+@lowering("AveragePool")
+def avgpool(case, k):
+    x = case.inputs[0]
+    t = float_type(x)
+    params = pool_params(case, x)
+    params["count_include_pad"] = case.attr("count_include_pad", 0)
+    shape = out_shape(case)
+    shape4 = tuple(shape[:2]) + (1,) + tuple(shape[2:]) if len(shape) == 3 else tuple(shape)
+    (y,) = k.run(f"avgpool2d_fwd_{t}", [(as_planes(x), t)], [(t, shape4)], params)
+    return [y.reshape(shape)]
+
+
+@lowering("GlobalAveragePool", "GlobalMaxPool")
+def global_pool(case, k):
+    x = case.inputs[0]
+    t = float_type(x)
+    if x.array.ndim not in (3, 4):
+        raise NotApplicable("shape", f"a {x.array.ndim}-D input: the kernels pool 2-D planes (and 1-D as H = 1)")
+    planes = as_planes(x)
+    op = "global_avgpool" if case.op == "GlobalAveragePool" else "global_maxpool"
+    (y,) = k.run(f"{op}_fwd_{t}", [(planes, t)], [(t, planes.shape[:2] + (1, 1))], {"layout": 0})
+    return [y.reshape(out_shape(case))]
+
+
+# ---------------------------------------------------------------------------------------------- normalizations over channels
+
+def as_nchw(x):
+    """[N, C, ...] viewed as 4-D NCHW [N, C, 1, the rest's size] (the statistics are over all but C)."""
+    a = x.library_array()
+    if a.ndim < 2:
+        raise NotApplicable("shape", f"a {a.ndim}-D input: the channels are axis 1")
+    return a.reshape(a.shape[:2] + (1, int(np.prod(a.shape[2:], dtype=np.int64))))
+
+
+def channel_vector(v, what):
+    if v.elem_type != TensorProto.FLOAT:
+        raise NotApplicable("type", f"{what} is {v.elem_type_name}; the kernels take f32 per-channel tensors")
+    return v.library_array().reshape(-1)
+
+
+@lowering("BatchNormalization")
+def batchnorm(case, k):
+    x, scale, bias, mean, var = case.inputs[:5]
+    t = float_type(x)
+    planes = as_nchw(x)
+    c = planes.shape[1]
+    vectors = [(channel_vector(v, n), "f32") for v, n in ((scale, "scale"), (bias, "B"), (mean, "mean"), (var, "var"))]
+    training = case.attr("training_mode", 0) if case.opset >= 14 else int(len(case.outputs) > 1)
+    if case.opset < 14 and training:
+        raise NotApplicable("attribute", "opset < 14 training outputs (mean, var, saved_mean, saved_var)")
+    # ONNX's running variance takes the biased batch variance (unbiased_running_var 0).
+    params = {"eps": repr(case.attr("epsilon", 1e-5)), "momentum": repr(case.attr("momentum", 0.9)),
+              "training": int(training), "unbiased_running_var": 0, "layout": 0}
+    outs = [(t, planes.shape)] + ([("f32", (c,))] * 4 if training else [])
+    got = k.run(f"batchnorm_fwd_{t}", [(planes, t)] + vectors, outs, params)
+    if not training:
+        return [got[0].reshape(x.array.shape)]
+    y, _saved_mean, _saved_invstd, running_mean, running_var = got
+    return [y.reshape(x.array.shape), running_mean, running_var][: len(case.outputs)]
+
+
+@lowering("InstanceNormalization")
+def instancenorm(case, k):
+    x, scale, bias = case.inputs
+    t = float_type(x)
+    planes = as_nchw(x)
+    (y,) = k.run(f"instancenorm_fwd_{t}",
+                 [(planes, t), (channel_vector(scale, "scale"), "f32"), (channel_vector(bias, "B"), "f32")],
+                 [(t, planes.shape)], {"eps": repr(case.attr("epsilon", 1e-5)), "layout": 0})
+    return [y.reshape(x.array.shape)]

@@ -128,6 +128,41 @@ typedef struct tpc_kernels_adamw_params {
   int32_t step;       /* the step number, from 1 (default 1) */
 } tpc_kernels_adamw_params;
 
+/* maxpool2d_*, avgpool2d_* (forward and backward) on 4-D tensors: NCHW (layout 0, TPC dimensions
+ * [W, H, C, N]) or NHWC (layout 1, [C, W, H, N]). Output (oh, ow) pools input rows oh stride[0] - pads[0] +
+ * i dilation[0] (i < kernel[0]) and columns likewise with index 1; pads are top, left, bottom, right. */
+typedef struct tpc_kernels_pool_params {
+  int32_t kernel[2];         /* kh, kw (default 1, 1) */
+  int32_t stride[2];         /* sh, sw (default 1, 1) */
+  int32_t pads[4];           /* top, left, bottom, right (default 0) */
+  int32_t dilation[2];       /* dh, dw (default 1, 1) */
+  int32_t ceil_mode;         /* output size rounded up (default 0: down) */
+  int32_t count_include_pad; /* avgpool: the divisor counts the padding (default 0) */
+  int32_t layout;            /* 0 NCHW (default), 1 NHWC */
+} tpc_kernels_pool_params;
+
+/* global_avgpool_fwd_*, global_maxpool_fwd_*: the layout of the 4-D tensors (0 NCHW, 1 NHWC). */
+typedef struct tpc_kernels_layout_params {
+  int32_t layout;
+} tpc_kernels_layout_params;
+
+/* batchnorm_fwd_*, batchnorm_bwd_* on 4-D tensors (layout as for pooling); per-channel tensors f32. */
+typedef struct tpc_kernels_batchnorm_params {
+  float eps;                    /* added to the variance (default 1e-5) */
+  float momentum;               /* running = momentum running + (1 - momentum) batch (ONNX's; default 0.9) */
+  int32_t training;             /* 1: batch statistics, running ones updated (default); 0: the running ones */
+  int32_t unbiased_running_var; /* 0: the running variance takes the biased batch variance (ONNX's, default);
+                                   1: the unbiased one, times M/(M-1) (PyTorch's) */
+  int32_t layout;               /* 0 NCHW (default), 1 NHWC */
+} tpc_kernels_batchnorm_params;
+
+/* instancenorm_fwd_*, groupnorm_fwd_* on 4-D tensors; gamma and beta f32 vectors of C. */
+typedef struct tpc_kernels_groupnorm_params {
+  float eps;      /* default 1e-5 */
+  int32_t groups; /* groupnorm: groups of C/groups channels (default 1); instancenorm ignores it */
+  int32_t layout; /* 0 NCHW (default), 1 NHWC (instancenorm only) */
+} tpc_kernels_groupnorm_params;
+
 #ifdef __cplusplus
 }
 #endif
