@@ -6,6 +6,7 @@
 #include <cfloat>
 #include <cstdio>
 
+#include "activation_reference.h"
 #include "kernel_test.h"
 #include "reference.h"
 
@@ -106,6 +107,67 @@ TEST(Accuracy, UnaryFunctionsOverAMillionInputs) {
   }
 }
 
+// The activations with parameters (kernels/activation.c) at ONNX's default parameters.
+struct Activation {
+  const char* op;
+  double lo, hi;
+  tpc_kernels_activation_params params;
+  int64_t bound;
+  long double absolute;
+};
+const Activation kActivations[] = {
+    {"elu", -20, 5, {1, 0, 0}, 3, 0},
+    {"selu", -20, 5, {1.67326319217681884765625f, 0, 1.05070102214813232421875f}, 4, 0},
+    {"celu", -20, 5, {1, 0, 0}, 4, 0},
+    {"softplus", -100, 100, {0, 0, 0}, 4, 0},
+    {"softsign", -1e4, 1e4, {0, 0, 0}, 2, 0},
+    {"hardswish", -5, 5, {1.0f / 6, 0.5f, 0}, 2, 0x1p-32L},
+    {"mish", -30, 30, {0, 0, 0}, 4, 0x1p-32L},
+    {"silu", -100, 100, {0, 0, 0}, 4, 0x1p-32L},
+    {"erf", -5, 5, {0, 0, 0}, 4, 0},
+};
+
+TEST(Accuracy, ActivationsOverAMillionInputs) {
+  for (const Activation& a : kActivations) {
+    Row row;
+    row.name = a.op;
+    SCOPED_TRACE(row.name);
+    const std::vector<uint32_t> bits = inputsFor(a.lo, a.hi, 23);
+    const std::vector<int64_t> shape = {16, static_cast<int64_t>(kInputs / 16)};
+    const ref::ActivationParams p{a.params.alpha, a.params.beta, a.params.gamma};
+    int bad = 0;
+    for (DType t : {DType::F32, DType::BF16}) {
+      std::vector<uint32_t> in = bits;
+      if (t == DType::BF16)
+        for (uint32_t& b : in) b >>= 16;
+      const std::string guid = std::string(a.op) + (t == DType::F32 ? "_fwd_f32" : "_fwd_bf16");
+      const auto out = runKernel(guid, {tensorOfBits(t, shape, in)}, {{t, shape}}, paramsOf(a.params));
+      ASSERT_FALSE(out.empty());
+      const auto got = bitsOfTensor(out[0]);
+      for (size_t i = 0; i < in.size(); ++i) {
+        const uint32_t wide = t == DType::F32 ? in[i] : in[i] << 16;
+        const long double x = valueOfF32(wide);
+        const long double exact = isNan32(wide) ? NAN : ref::activation(a.op, x, p);
+        const long double value = t == DType::F32 ? valueOfF32(got[i]) : valueOfBF16(static_cast<uint16_t>(got[i]));
+        const int64_t e = t == DType::F32 ? ulps32(got[i], toF32(exact))
+                                          : ulps16(static_cast<uint16_t>(got[i]), toBF16(floatOf(toF32(exact))));
+        // Where the value is tiny (its ulp meaningless next to the function's size), an absolute bound.
+        if (e > (t == DType::F32 ? a.bound : 1) && a.absolute > 0 &&
+            std::fabs(value - exact) <= a.absolute * (t == DType::F32 ? 1 : 65536)) {
+          row.absoluteUsed += t == DType::F32;
+          continue;
+        }
+        (t == DType::F32 ? row.worstF32 : row.worstBF16) = std::max(t == DType::F32 ? row.worstF32 : row.worstBF16, e);
+        if (e > (t == DType::F32 ? a.bound : 1) && ++bad <= 5)
+          ADD_FAILURE() << guid << "(" << static_cast<double>(x) << " = 0x" << std::hex << wide << "): got 0x" << got[i]
+                        << std::dec << " (" << static_cast<double>(value) << "), exact " << static_cast<double>(exact) << " ("
+                        << (e == kNoMatch ? -1 : e) << " ulp)";
+      }
+    }
+    table().push_back(row);
+  }
+}
+
 TEST(Accuracy, DivisionOverAMillionPairs) {
   const std::vector<uint32_t> a = inputsFor(-100, 100, 31), b = inputsFor(-10, 10, 32);
   const std::vector<int64_t> shape = {16, static_cast<int64_t>(kInputs / 16)};
@@ -124,6 +186,28 @@ TEST(Accuracy, DivisionOverAMillionPairs) {
   table().push_back(row);
 }
 
+// pow over a million pairs: C's pow (a negative base to an integer power keeps its sign; to a non-integer
+// power NaN); random bit patterns and dense bases in (0, 16) with exponents in (-12, 12).
+TEST(Accuracy, PowerOverAMillionPairs) {
+  const std::vector<uint32_t> a = inputsFor(0, 16, 41), b = inputsFor(-12, 12, 42);
+  const std::vector<int64_t> shape = {16, static_cast<int64_t>(kInputs / 16)};
+  const auto out = runKernel("pow_fwd_f32", {tensorOfBits(DType::F32, shape, a), tensorOfBits(DType::F32, shape, b)}, {{DType::F32, shape}});
+  ASSERT_FALSE(out.empty());
+  const auto got = bitsOfTensor(out[0]);
+  Row row{"pow"};
+  int bad = 0;
+  for (size_t i = 0; i < a.size(); ++i) {
+    const long double x = valueOfF32(a[i]), y = valueOfF32(b[i]);
+    const long double exact = (isNan32(a[i]) || isNan32(b[i])) ? (x == 1 || y == 0 ? 1.0L : NAN) : std::pow(x, y);
+    const int64_t e = ulps32(got[i], toF32(exact));
+    row.worstF32 = std::max(row.worstF32, e);
+    if (e > 2 && ++bad <= 5)
+      ADD_FAILURE() << "pow(" << static_cast<double>(x) << ", " << static_cast<double>(y) << "): got 0x" << std::hex << got[i]
+                    << ", want 0x" << toF32(exact);
+  }
+  table().push_back(row);
+}
+
 // Prints the table (docs/kernel-lib.md, "Accuracy") after the measurements.
 class TablePrinter : public ::testing::Environment {
  public:
@@ -134,7 +218,7 @@ class TablePrinter : public ::testing::Environment {
       std::printf("| %s | %zu + specials | %s%s | %s |\n", r.name.c_str(), kInputs,
                   r.worstF32 == kNoMatch ? "NaN mismatch" : std::to_string(r.worstF32).c_str(),
                   r.absoluteUsed ? (" (" + std::to_string(r.absoluteUsed) + " tiny values within 2^-32)").c_str() : "",
-                  r.name == "div" ? "-" : std::to_string(r.worstBF16).c_str());
+                  r.name == "div" || r.name == "pow" ? "-" : std::to_string(r.worstBF16).c_str());
   }
 };
 const auto* const kPrinter = ::testing::AddGlobalTestEnvironment(new TablePrinter);
