@@ -69,9 +69,9 @@ class Case:
         self.params, self.lo, self.hi, self.macs = list(params), lo, hi, macs
 
 
-MOVEMENT = ("transpose", "slice", "pad", "expand", "identity", "concat", "gather", "embedding")
+MOVEMENT = ("transpose", "slice", "pad", "expand", "identity", "concat", "gather", "embedding", "trilu")
 MOVE_OTHER_TYPES = ("_f16", "_u32", "_i16", "_u16", "_i8", "_u8") + tuple(
-    "%s_fwd_i32" % op for op in ("transpose", "slice", "pad", "expand", "identity", "concat", "gather"))
+    "%s_fwd_i32" % op for op in ("transpose", "slice", "pad", "expand", "identity", "concat", "gather", "trilu"))
 
 
 def movement_case(g, op, t, shape):
@@ -149,6 +149,8 @@ def cases(guids):
             continue  # data movement is measured on f32 and bf16 (the objects are per element size)
         if op in MOVEMENT:
             out.append(movement_case(g, op, t, shape))
+            if op == "transpose":  # a transpose that moves dimension 0: elements one at a time
+                out.append(Case(g + " perm=1,0", "movement", [(t, [COLS // 16, ROWS])], [(t, [ROWS, COLS // 16])], ["perm=1,0"]))
         elif op in ("and", "or", "xor", "shl", "shr", "mod", "not"):
             it = g.rsplit("_", 1)[1]
             if it not in ("u8", "i32", "f32", "u32"):
@@ -215,6 +217,10 @@ def cases(guids):
                             last.hi))
     return out
 
+
+# Gaudi2's HBM, 2.45 TB/s, over the modelled clock of 1.648 GHz (harness DeviceModel::clockHz), in bytes a cycle.
+HBM_BYTES_PER_CYCLE = 2.45e12 / 1.648e9
+ELEMENT_BYTES = {"f32": 4, "i32": 4, "u32": 4, "bf16": 2, "f16": 2, "u8": 1}
 
 TARGET = {"elementwise": 1.10, "cast": 1.10, "random": 1.10, "optimizer": 1.10, "reduction": 1.25, "softmax": 1.25,
           "norm": 1.25, "movement": 1.25, "integer": 1.25, "pooling": 1.25, "chnorm": 1.25}
@@ -293,6 +299,11 @@ def main():
                 print("| %s | gemm | %d | %d MAC-cycles/core | %.0f%% of peak | >= 80%% %s | %d | %.2f |" % (
                     case.guid, cycles, peak, 100 * share, "" if ok else "(missed)", scalar, all_slots))
             else:
+                if case.family == "movement":
+                    # Data movement's bound is the larger of the slot bound and HBM's: every output element read
+                    # once and written once at 2.45 TB/s, the device's, at the modelled clock (docs/pipeline.md).
+                    moved = 2 * sum(count(shp) * ELEMENT_BYTES[t] for t, shp in case.outputs)
+                    bound = max(bound, moved / HBM_BYTES_PER_CYCLE)
                 ratio = cycles / bound if bound else float("inf")
                 ok = ratio <= TARGET[case.family]
                 print("| %s | %s | %d | %d | %.2f | <= %.2f %s | %d | %.2f |" % (

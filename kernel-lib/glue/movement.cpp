@@ -84,7 +84,8 @@ struct MoveMap {
 void planMove(const Node& node, const MoveMap& m, LaunchPlan& plan, bool vectorAllowed = true) {
   const TensorView& out = node.outputs[0];
   const TensorDataType t = out.type;
-  plan.kernel = sized("move", t);
+  const bool vector0 = vectorAllowed && m.src[0] == 0 && m.step[0] == 1;
+  plan.kernel = sized("move", t) + (vector0 ? "" : ".elements");
   elementwiseSpace(out, lanesOf(t), plan);
   plan.inputs.push_back(anywhere());
   plan.outputs.push_back(elementwisePattern(out, out, plan.rank, lanesOf(t)));
@@ -95,7 +96,7 @@ void planMove(const Node& node, const MoveMap& m, LaunchPlan& plan, bool vectorA
   for (int32_t s : m.step) plan.addScalar(s);
   plan.addScalar(m.mode);
   plan.addScalar(m.value);
-  plan.addScalar(static_cast<int32_t>(vectorAllowed && m.src[0] == 0 && m.step[0] == 1));
+  plan.addScalar(static_cast<int32_t>(vector0));
 }
 
 GlueResult expectOneInOneOut(const Node& node, TensorDataType* type) {
@@ -381,7 +382,7 @@ class Gather : public Family {
       want.sizes[k] = k < ak ? data.sizes[k] : k < ak + q ? idx.sizes[k - ak] : k + 1 - q < 5 ? data.sizes[k + 1 - q] : 1;
     }
     if (GlueResult r = expectOutputShape(node, 0, want); !r.ok()) return r;
-    plan.kernel = sized("gather", type);
+    plan.kernel = sized("gather", type) + (a == 0 ? ".elements" : "");
     elementwiseSpace(want, lanesOf(type), plan);
     plan.inputs.push_back(anywhere());
     plan.inputs.push_back(anywhere());

@@ -38,13 +38,14 @@ void main(INPUT_TENSORS, tensor out, int axis, int off1, int off2, int off3, int
     for (int d4 = start[4]; d4 < end[4]; d4++)
         for (int d3 = start[3]; d3 < end[3]; d3++)
             for (int d2 = start[2]; d2 < end[2]; d2++)
-                for (int d1 = start[1]; d1 < end[1]; d1++)
-                    for (int p0 = start[0]; p0 < end[0]; p0++) {
-                        const int o[5] = {p0 * MLANES, d1, d2, d3, d4};
-                        const int5 oc = {o[0], d1, d2, d3, d4};
-                        MVT v = 0;
-                        if (axis == 0) {
+                for (int d1 = start[1]; d1 < end[1]; d1++) {
+                    const int o[5] = {start[0] * MLANES, d1, d2, d3, d4};
+                    if (axis == 0) {
+                        // Each output vector takes the lanes of every input that covers part of it.
+                        int5 oc = {o[0], d1, d2, d3, d4};
+                        for (int p0 = start[0]; p0 < end[0]; p0++) {
                             const int o0 = oc[0];
+                            MVT v = 0;
 #define TAKE_LANES(k, t)                                                                    \
                             {                                                               \
                                 const int lo = clampInt(off[k] - o0, 0, MLANES);            \
@@ -56,15 +57,24 @@ void main(INPUT_TENSORS, tensor out, int axis, int off1, int off2, int off3, int
                                 }                                                           \
                             }
                             EACH_INPUT(TAKE_LANES)
-                        } else {
-                            const int at = o[axis];
-#define TAKE_VECTOR(k, t)                                                                   \
-                            if (at >= off[k] && at < off[k + 1]) {                          \
-                                const int5 ic = oc - (int5){0, axis == 1, axis == 2, axis == 3, axis == 4} * off[k]; \
-                                v = MLD(ic, t);                                             \
-                            }
-                            EACH_INPUT(TAKE_VECTOR)
+                            MST(oc, out, v);
+                            oc[0] += MLANES;
                         }
-                        MST(oc, out, v);
+                    } else {
+                        // The row lies in one input: a copy of its row, the input chosen once.
+                        const int at = o[axis];
+                        const int5 oc = {o[0], d1, d2, d3, d4};
+#define COPY_ROW(k, t)                                                                      \
+                        if (at >= off[k] && at < off[k + 1]) {                              \
+                            int5 ic = oc - (int5){0, axis == 1, axis == 2, axis == 3, axis == 4} * off[k]; \
+                            int5 c = oc;                                                    \
+                            _Pragma("unroll 4") for (int p0 = start[0]; p0 < end[0]; p0++) { \
+                                MST(c, out, MLD(ic, t));                                    \
+                                c[0] += MLANES;                                             \
+                                ic[0] += MLANES;                                            \
+                            }                                                               \
+                        }
+                        EACH_INPUT(COPY_ROW)
                     }
+                }
 }

@@ -1,7 +1,8 @@
 // out = data gathered along TPC dimension `a` by i32 indices (ONNX Gather; embedding_fwd is a = 1 of a
 // [V, D] table), glue/movement.cpp: the output's dimensions are data's below a, then the q dimensions of
 // the indices, then data's above a. A negative index counts from the end (adds n); one outside [-n, n)
-// gives zeros. For a > 0 each output vector is one data vector; for a = 0 elements move one at a time.
+// gives zeros. For a > 0 each output vector is one data vector, a row of them per index (this object); for
+// a = 0 elements move one at a time (-DELEMENTS, the object NAME.elements).
 #include "bits.h"
 
 // The data coordinate of output coordinate o (as an array: an int5's lanes take constant indices only);
@@ -24,20 +25,37 @@ void main(tensor data, tensor indices, tensor out, int a, int q, int n)
 {
     const int5 start = get_index_space_offset();
     const int5 end = start + get_index_space_size();
+#if defined(ELEMENTS)
     const int outSize0 = get_dim_size(out, 0);
+#endif
     for (int d4 = start[4]; d4 < end[4]; d4++)
         for (int d3 = start[3]; d3 < end[3]; d3++)
             for (int d2 = start[2]; d2 < end[2]; d2++)
-                for (int d1 = start[1]; d1 < end[1]; d1++)
-                    for (int p0 = start[0]; p0 < end[0]; p0++) {
-                        int o[5] = {p0 * MLANES, d1, d2, d3, d4};
-                        int5 oc = {o[0], d1, d2, d3, d4};
-                        if (a > 0) {
-                            _Bool outside;
-                            const int5 dc = dataCoordinate(o, indices, a, q, n, &outside);
-                            MST(oc, out, outside ? (MVT)0 : MLD(dc, data));
+                for (int d1 = start[1]; d1 < end[1]; d1++) {
+                    int o[5] = {start[0] * MLANES, d1, d2, d3, d4};
+                    int5 oc = {o[0], d1, d2, d3, d4};
+#if !defined(ELEMENTS)
+                    {
+                        // The index is the row's (dimension 0 is data's): one index, then a row of vectors.
+                        _Bool outside;
+                        int5 dc = dataCoordinate(o, indices, a, q, n, &outside);
+                        if (outside) {
+                            for (int p0 = start[0]; p0 < end[0]; p0++) {
+                                MST(oc, out, (MVT)0);
+                                oc[0] += MLANES;
+                            }
                         } else {
-                            const int o0 = oc[0];
+                            _Pragma("unroll 4") for (int p0 = start[0]; p0 < end[0]; p0++) {
+                                MST(oc, out, MLD(dc, data));
+                                oc[0] += MLANES;
+                                dc[0] += MLANES;
+                            }
+                        }
+                    }
+#else
+                    {
+                        for (int p0 = start[0]; p0 < end[0]; p0++) {
+                            const int o0 = p0 * MLANES;
                             const int last = outSize0 - o0 < MLANES ? outSize0 - o0 : MLANES;
                             for (int l = 0; l < last; l++) {
                                 oc[0] = o0 + l;
@@ -48,4 +66,6 @@ void main(tensor data, tensor indices, tensor out, int a, int q, int n)
                             }
                         }
                     }
+#endif
+                }
 }
