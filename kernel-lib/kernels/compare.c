@@ -51,12 +51,25 @@
 #error "compile with -DOP_EQUAL, _GREATER, _GREATER_EQUAL, _LESS or _LESS_EQUAL"
 #endif
 
-#define READ(c, t, mask, broadcast0) ((broadcast0) ? (VT)LD_SCALAR((c) & (mask), t) : LD((c) & (mask), t))
-
 static inline int5 maskOf(int bits) {
   return (int5){(bits & 1) ? 0 : -1, (bits & 2) ? 0 : -1, (bits & 4) ? 0 : -1, (bits & 8) ? 0 : -1,
                 (bits & 16) ? 0 : -1};
 }
+
+// The output vectors of a row, each from R input vectors of a and b (A, B: the input is the row's one
+// element, splat); a loop per combination, so that none holds a branch.
+#define ROW_LOOP(A, B)                                                                                    \
+    for (int p0 = start[0]; p0 < end[0]; p0++) {                                                          \
+        uchar256 u = 0;                                                                                   \
+        _Pragma("unroll") for (int q = 0; q < R; q++) {                                                   \
+            const int5 step = {q * IN_LANES, 0, 0, 0, 0};                                                 \
+            u = NARROW(CMP((A) ? sa : LD(ca + step, a), (B) ? sb : LD(cb + step, b)), q, u);              \
+        }                                                                                                 \
+        v_u8_st_tnsr(c, out, u, PACKING);                                                                 \
+        c[0] += 256;                                                                                      \
+        ca[0] += 256;                                                                                     \
+        cb[0] += 256;                                                                                     \
+    }
 
 void main(tensor a, tensor b, tensor out, int broadcastA, int broadcastB)
 {
@@ -67,15 +80,18 @@ void main(tensor a, tensor b, tensor out, int broadcastA, int broadcastB)
     for (int d4 = start[4]; d4 < end[4]; d4++)
         for (int d3 = start[3]; d3 < end[3]; d3++)
             for (int d2 = start[2]; d2 < end[2]; d2++)
-                for (int d1 = start[1]; d1 < end[1]; d1++)
-                    for (int p0 = start[0]; p0 < end[0]; p0++) {
-                        const int5 c = {p0 * 256, d1, d2, d3, d4};
-                        uchar256 u = 0;
-#pragma unroll
-                        for (int q = 0; q < R; q++) {
-                            const int5 cq = c + (int5){q * IN_LANES, 0, 0, 0, 0};
-                            u = NARROW(CMP(READ(cq, a, maskA, a0), READ(cq, b, maskB, b0)), q, u);
-                        }
-                        v_u8_st_tnsr(c, out, u, PACKING);
+                for (int d1 = start[1]; d1 < end[1]; d1++) {
+                    int5 c = {start[0] * 256, d1, d2, d3, d4};
+                    int5 ca = c & maskA, cb = c & maskB;
+                    const VT sa = LD_SCALAR(ca, a), sb = LD_SCALAR(cb, b);
+                    if (!a0 && !b0) {
+                        ROW_LOOP(0, 0)
+                    } else if (!b0) {
+                        ROW_LOOP(1, 0)
+                    } else if (!a0) {
+                        ROW_LOOP(0, 1)
+                    } else {
+                        ROW_LOOP(1, 1)
                     }
+                }
 }

@@ -53,17 +53,28 @@ static inline VT mod_int(VT x, VT y, int fmod) {
 #error "compile with -DOP_AND, _OR, _XOR, _SHL, _SHR, _MOD or _NOT"
 #endif
 
-// The input at output coordinate c: masked to the dimensions it has, one splat element where its
-// dimension 0 is broadcast.
-#define READ(c, t, mask, broadcast0) \
-  ((broadcast0) ? (VT)LD_SCALAR((c) & (mask), t) : LD((c) & (mask), t))
-
 #if !defined(UNARY)
 static inline int5 maskOf(int bits) {
   return (int5){(bits & 1) ? 0 : -1, (bits & 2) ? 0 : -1, (bits & 4) ? 0 : -1, (bits & 8) ? 0 : -1,
                 (bits & 16) ? 0 : -1};
 }
 #endif
+
+// The vectors of a row: out at c, a at ca and b at cb (each stepped along dimension 0 unless splat, A and B
+// then the row's one element); a loop per combination, so that none holds a branch.
+#define ROW_LOOP(A, B)                                                                                    \
+    _Pragma("unroll 4") for (int p0 = start[0]; p0 < end[0]; p0++) {                                      \
+        STORE(c, out, OP((A) ? sa : LD(ca, a), (B) ? sb : LD(cb, b)));                                    \
+        c[0] += LANES;                                                                                    \
+        ca[0] += LANES;                                                                                   \
+        cb[0] += LANES;                                                                                   \
+    }
+
+#define ROW_LOOP_SAME()                                                                                   \
+    _Pragma("unroll 4") for (int p0 = start[0]; p0 < end[0]; p0++) {                                      \
+        STORE(c, out, OP(LD(c, a), LD(c, b)));                                                            \
+        c[0] += LANES;                                                                                    \
+    }
 
 #if defined(UNARY)
 void main(tensor a, tensor out)
@@ -82,14 +93,29 @@ void main(tensor a, tensor b, tensor out, int broadcastA, int broadcastB, int fm
             for (int d2 = start[2]; d2 < end[2]; d2++)
                 for (int d1 = start[1]; d1 < end[1]; d1++) {
                     int5 c = {start[0] * LANES, d1, d2, d3, d4};
-                    for (int p0 = start[0]; p0 < end[0]; p0++) {
 #if defined(UNARY)
+                    _Pragma("unroll 4") for (int p0 = start[0]; p0 < end[0]; p0++) {
                         const VT x = LD(c, a);
                         STORE(c, out, OP(x, x));
-#else
-                        STORE(c, out, OP(READ(c, a, maskA, a0), READ(c, b, maskB, b0)));
-#endif
                         c[0] += LANES;
                     }
+#else
+                    // Each input's coordinate for the row: 0 in its broadcast dimensions; a broadcast dimension 0
+                    // is one element, splat once for the row.
+                    int5 ca = c & maskA, cb = c & maskB;
+                    const VT sa = LD_SCALAR(ca, a), sb = LD_SCALAR(cb, b);
+                    if (!broadcastA && !broadcastB) {
+                        // No broadcasting: one coordinate for all three (a step a vector instead of three).
+                        ROW_LOOP_SAME()
+                    } else if (!a0 && !b0) {
+                        ROW_LOOP(0, 0)
+                    } else if (!b0) {
+                        ROW_LOOP(1, 0)
+                    } else if (!a0) {
+                        ROW_LOOP(0, 1)
+                    } else {
+                        ROW_LOOP(1, 1)
+                    }
+#endif
                 }
 }
