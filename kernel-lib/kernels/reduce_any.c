@@ -45,33 +45,57 @@
 // x.v1, x.v2) with the lanes past dimension 0's end set to `identity` when dimension 0 is reduced.
 #if defined(DT_F32)
 #define HALF_TYPE float64
+#define LOAD_PLAIN(c) LD(c, in)
 #define LOAD_MASKED(c, valid, identity) \
   v_f32_sel_less_u32_b(read_lane_id_4b_b(), (uint64)(unsigned)(valid), LD(c, in), identity)
 #else
 #define HALF_TYPE float64_pair_t
+#define LOAD_PLAIN(c) v_convert_bf16_to_f32_all_b(LD(c, in))
 #define LOAD_MASKED(c, valid, identity)                                                                     \
   v_convert_bf16_to_f32_all_b(v_bf16_sel_less_u16_b(read_lane_id_2b_b(), (ushort128)(unsigned short)(valid), \
                                                     LD(c, in), (bfloat128)(identity)))
 #endif
 
-#define EACH_COVERED(o, valid, identity, BODY)                                                              \
+// Every input vector the output vector at o covers, x its value (f32: one vector; bf16: its two halves in
+// x.v1, x.v2), given to STEP(A, x) with A one of four accumulators in turn: four independent chains, so that
+// the loop is not one long dependence through an accumulator. When dimension 0 is reduced, the rows of the
+// reduced dimensions 1-4 are loops along dimension 0, the lanes past the row's end set to `identity`;
+// otherwise a loop over dimension 1 of unmasked vectors, the coordinate stepped, not rebuilt.
+#define FOUR_CHAINS(count, LOAD, ADVANCE, STEP, A0, A1, A2, A3)                                            \
+  {                                                                                                         \
+    int k_ = 0;                                                                                             \
+    for (; k_ + 3 < (count); k_ += 4) {                                                                     \
+      { const HALF_TYPE x = LOAD; STEP(A0, x) ADVANCE }                                                     \
+      { const HALF_TYPE x = LOAD; STEP(A1, x) ADVANCE }                                                     \
+      { const HALF_TYPE x = LOAD; STEP(A2, x) ADVANCE }                                                     \
+      { const HALF_TYPE x = LOAD; STEP(A3, x) ADVANCE }                                                     \
+    }                                                                                                       \
+    for (; k_ < (count); k_++) { const HALF_TYPE x = LOAD; STEP(A0, x) ADVANCE }                            \
+  }
+#define EACH_COVERED(o, identity, STEP, A0, A1, A2, A3)                                                     \
   for (int r4 = 0; r4 < n[4]; r4++)                                                                         \
     for (int r3 = 0; r3 < n[3]; r3++)                                                                       \
-      for (int r2 = 0; r2 < n[2]; r2++)                                                                     \
-        for (int r1 = 0; r1 < n[1]; r1++)                                                                   \
-          for (int r0 = 0; r0 < n[0]; r0 += LANES) {                                                        \
-            const int5 ic = {(o)[0] + r0, (o)[1] + r1, (o)[2] + r2, (o)[3] + r3, (o)[4] + r4};                \
-            const int valid = reduce0 ? n[0] - r0 : LANES;                                                  \
-            const HALF_TYPE x = LOAD_MASKED(ic, valid, identity);                                           \
-            BODY                                                                                            \
-          }
+      for (int r2 = 0; r2 < n[2]; r2++) {                                                                   \
+        int5 ic = {(o)[0], (o)[1], (o)[2] + r2, (o)[3] + r3, (o)[4] + r4};                                  \
+        if (reduce0) {                                                                                      \
+          const int vectors = (n[0] + LANES - 1) / LANES;                                                   \
+          for (int r1 = 0; r1 < n[1]; r1++) {                                                               \
+            ic[0] = (o)[0];                                                                                 \
+            FOUR_CHAINS(vectors, LOAD_MASKED(ic, n[0] - ic[0], identity), ic[0] += LANES;, STEP, A0, A1, A2, A3) \
+            ic[1] += 1;                                                                                     \
+          }                                                                                                 \
+        } else {                                                                                            \
+          FOUR_CHAINS(n[1], LOAD_PLAIN(ic), ic[1] += 1;, STEP, A0, A1, A2, A3)                              \
+        }                                                                                                   \
+      }
 
 #if defined(DT_F32)
-#define ACCUMULATE(acc, x, F) acc = F(acc, x);
+#define COMBINE_STEP(acc, x) acc = COMBINE(acc, x);
+#define MERGE_INTO(acc, other) acc = HALVES(acc, other);
 #define ACC_INIT(acc, v) float64 acc = (v);
-#define ACC_MERGE(acc) (acc)
 #else
-#define ACCUMULATE(acc, x, F) acc.v1 = F(acc.v1, (x).v1); acc.v2 = F(acc.v2, (x).v2);
+#define COMBINE_STEP(acc, x) acc.v1 = COMBINE(acc.v1, (x).v1); acc.v2 = COMBINE(acc.v2, (x).v2);
+#define MERGE_INTO(acc, other) acc.v1 = HALVES(acc.v1, (other).v1); acc.v2 = HALVES(acc.v2, (other).v2);
 #define ACC_INIT(acc, v) float64_pair_t acc; acc.v1 = (v); acc.v2 = (v);
 #endif
 
@@ -121,7 +145,13 @@ void main(tensor in, tensor out, int dims, float scale)
                         const int o[5] = {reduce0 ? 0 : p0 * LANES, d1, d2, d3, d4};
                         const int5 oc = {o[0], d1, d2, d3, d4};
                         ACC_INIT(acc, IDENTITY)
-                        EACH_COVERED(o, valid, IDENTITY, ACCUMULATE(acc, x, COMBINE))
+                        ACC_INIT(acc1, IDENTITY)
+                        ACC_INIT(acc2, IDENTITY)
+                        ACC_INIT(acc3, IDENTITY)
+                        EACH_COVERED(o, IDENTITY, COMBINE_STEP, acc, acc1, acc2, acc3)
+                        MERGE_INTO(acc, acc1)
+                        MERGE_INTO(acc2, acc3)
+                        MERGE_INTO(acc, acc2)
 #if defined(OP_LOG_SUM_EXP)
                         // acc holds the maximum: the sum of exp(x - max) in a second pass.
 #if defined(DT_F32)
@@ -136,10 +166,18 @@ void main(tensor in, tensor out, int dims, float scale)
                         const float64 s1 = lseShift(m1);
                         float64 t1 = 0.0f, t2 = 0.0f;
 #if defined(DT_F32)
-                        EACH_COVERED(o, valid, -__builtin_inff(), t1 = t1 + v_exp_f32(x - s1);)
+#define EXP_STEP(t, x) t = t + v_exp_f32((x) - s1);
+                        float64 u1 = 0.0f, u2 = 0.0f, u3 = 0.0f;
+                        EACH_COVERED(o, -__builtin_inff(), EXP_STEP, t1, u1, u2, u3)
+                        t1 = (t1 + u1) + (u2 + u3);
 #else
                         const float64 s2 = lseShift(m2);
-                        EACH_COVERED(o, valid, -__builtin_inff(), t1 = t1 + v_exp_f32(x.v1 - s1); t2 = t2 + v_exp_f32(x.v2 - s2);)
+#define EXP_STEP(t, x) t.v1 = t.v1 + v_exp_f32((x).v1 - s1); t.v2 = t.v2 + v_exp_f32((x).v2 - s2);
+                        float64_pair_t e0, e1, e2, e3;
+                        e0.v1 = e0.v2 = e1.v1 = e1.v2 = e2.v1 = e2.v2 = e3.v1 = e3.v2 = 0.0f;
+                        EACH_COVERED(o, -__builtin_inff(), EXP_STEP, e0, e1, e2, e3)
+                        t1 = (e0.v1 + e1.v1) + (e2.v1 + e3.v1);
+                        t2 = (e0.v2 + e1.v2) + (e2.v2 + e3.v2);
 #endif
                         if (reduce0) {
                             t1 = v_f32_reduce_add(t1 + t2);
