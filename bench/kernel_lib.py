@@ -145,9 +145,9 @@ def cases(guids):
     for g in guids:
         t = "bf16" if g.endswith("_bf16") else "i32" if g.endswith("_i32") else "f32"
         op = g.split("_fwd")[0].split("_bwd")[0]
-        if op in MOVEMENT and g.endswith(MOVE_OTHER_TYPES):
+        if op in MOVEMENT and g.endswith(MOVE_OTHER_TYPES) and "_bwd" not in g:
             continue  # data movement is measured on f32 and bf16 (the objects are per element size)
-        if op in MOVEMENT:
+        if op in MOVEMENT and "_bwd" not in g:
             out.append(movement_case(g, op, t, shape))
             if op == "transpose":  # a transpose that moves dimension 0: elements one at a time
                 out.append(Case(g + " perm=1,0", "movement", [(t, [COLS // 16, ROWS])], [(t, [ROWS, COLS // 16])], ["perm=1,0"]))
@@ -200,6 +200,21 @@ def cases(guids):
             out.extend(pool_cases(g, op, t))
         elif op in ("batchnorm", "instancenorm", "groupnorm"):
             out.extend(chnorm_cases(g, op, t))
+        elif op == "cumsum":
+            out.append(Case(g + " dim=1", "scan", [(t, shape)], [(t, shape)], ["dim=1"]))
+            out.append(Case(g + " dim=0", "scan", [(t, [ROWS, 512])], [(t, [ROWS, 512])], ["dim=0"]))
+        elif op == "topk":
+            for dim, x in ((1, [256, COLS]), (0, [ROWS, 256])):
+                y = [4, COLS] if dim == 1 else [ROWS, 4]
+                out.append(Case(g + " dim=%d k=4" % dim, "scan", [(t, x)], [(t, y), ("i32", y)], ["dim=%d" % dim, "k=4"]))
+        elif op == "hardmax":
+            out.append(Case(g + " dim=1", "scan", [(t, shape)], [(t, shape)], ["dim=1"]))
+            out.append(Case(g + " dim=0", "scan", [(t, [ROWS, 512])], [(t, [ROWS, 512])], ["dim=0"]))
+        elif op == "embedding" and "_bwd" in g:
+            out.append(Case(g, "scan", [(t, [2048, 256]), ("i32", [2048])], [(t, [512, 256])], lo=0, hi=511))
+        elif op == "resize":
+            for mode in (0, 1):
+                out.append(Case(g + " mode=%d" % mode, "scan", [(t, [8, 64, 64])], [(t, [8, 128, 128])], ["mode=%d" % mode]))
         elif op in ("sgd", "adamw"):
             state = 1 if op == "sgd" else 2
             out.append(Case(g, "optimizer", [("f32", shape), (t, shape)] + [("f32", shape)] * state,
@@ -223,7 +238,7 @@ HBM_BYTES_PER_CYCLE = 2.45e12 / 1.648e9
 ELEMENT_BYTES = {"f32": 4, "i32": 4, "u32": 4, "bf16": 2, "f16": 2, "u8": 1}
 
 TARGET = {"elementwise": 1.10, "cast": 1.10, "random": 1.10, "optimizer": 1.10, "reduction": 1.25, "softmax": 1.25,
-          "norm": 1.25, "movement": 1.25, "integer": 1.25, "pooling": 1.25, "chnorm": 1.25}
+          "norm": 1.25, "movement": 1.25, "integer": 1.25, "pooling": 1.25, "chnorm": 1.25, "scan": 1.25}
 
 
 def print_summary(results):

@@ -75,6 +75,9 @@ std::vector<std::unique_ptr<Family>> logicFamilies();
 std::vector<std::unique_ptr<Family>> lossFamilies();
 std::vector<std::unique_ptr<Family>> poolingFamilies();
 std::vector<std::unique_ptr<Family>> chnormFamilies();
+std::vector<std::unique_ptr<Family>> scanFamilies();
+std::vector<std::unique_ptr<Family>> embeddingBwdFamilies();
+std::vector<std::unique_ptr<Family>> resizeFamilies();
 
 // ------------------------------------------------------------------------------------------ checks
 // Each returns GLUE_SUCCESS, or the precise code with what was expected.

@@ -709,3 +709,99 @@ def instancenorm(case, k):
                  [(planes, t), (channel_vector(scale, "scale"), "f32"), (channel_vector(bias, "B"), "f32")],
                  [(t, planes.shape)], {"eps": repr(case.attr("epsilon", 1e-5)), "layout": 0})
     return [y.reshape(x.array.shape)]
+
+
+# ---------------------------------------------------------------------------------------------- scans, selection, resize
+
+def scalar_input(v, what):
+    """A constant scalar input (CumSum's axis, TopK's K) as a node parameter."""
+    if v is None or v.array.size != 1:
+        raise NotApplicable("shape", f"{what} must be one value")
+    return int(np.asarray(v.array).reshape(-1)[0])
+
+
+@lowering("CumSum")
+def cumsum(case, k):
+    x = case.inputs[0]
+    t = float_type(x, ("f32", "bf16", "i32"))
+    rank = x.array.ndim
+    if rank == 0:
+        raise NotApplicable("shape", "a scalar input: CumSum needs an axis")
+    dim = tpc_dim(scalar_input(case.input(1), "axis"), rank)
+    (y,) = k.run(f"cumsum_fwd_{t}", [(x.library_array(), t)], [(t, x.array.shape)],
+                 {"dim": dim, "exclusive": case.attr("exclusive", 0), "reverse": case.attr("reverse", 0)})
+    return [y]
+
+
+@lowering("TopK")
+def topk(case, k):
+    x = case.inputs[0]
+    t = float_type(x)
+    rank = x.array.ndim
+    count = case.attr("k") if case.opset < 10 else scalar_input(case.input(1), "K")
+    if case.attr("sorted", 1) != 1:
+        raise NotApplicable("attribute", "sorted=0 (any order): the kernel returns them sorted")
+    axis = case.attr("axis", -1) % max(rank, 1)
+    if count < 1:
+        raise NotApplicable("shape", f"K={count}: empty outputs")
+    shape = list(x.array.shape)
+    shape[axis] = count
+    values, indices = k.run(f"topk_fwd_{t}", [(x.library_array(), t)], [(t, shape), ("i32", shape)],
+                            {"dim": tpc_dim(axis, rank), "k": count, "largest": case.attr("largest", 1)})
+    return [values, onnx_output(indices, case.outputs[1])]
+
+
+RESIZE_COORDINATES = {"half_pixel": 0, "asymmetric": 1, "align_corners": 2, "pytorch_half_pixel": 3,
+                      "tf_half_pixel_for_nn": 4}
+NEAREST_MODES = {"round_prefer_floor": 0, "round_prefer_ceil": 1, "floor": 2, "ceil": 3}
+
+
+@lowering("Resize")
+def resize(case, k):
+    x = case.inputs[0]
+    t = float_type(x)
+    if case.opset < 11:
+        raise NotApplicable("attribute", "opset 10 Resize (scales as input 1, no coordinate modes)")
+    mode = case.attr("mode", "nearest")
+    if mode not in ("nearest", "linear"):
+        raise NotApplicable("attribute", f"mode={mode}: the kernel takes nearest and linear")
+    coordinates = case.attr("coordinate_transformation_mode", "half_pixel")
+    if coordinates not in RESIZE_COORDINATES:
+        raise NotApplicable("attribute", f"coordinate_transformation_mode={coordinates} (needs roi and extrapolation)")
+    nearest = case.attr("nearest_mode", "round_prefer_floor")
+    rank = x.array.ndim
+    scales, sizes = case.input(2), case.input(3)
+    if scales is not None and scales.array.size:
+        factors = [float(np.float32(s)) for s in scales.array.reshape(-1)]
+    elif sizes is not None and sizes.array.size:
+        factors = [float(o) / float(i) for o, i in zip(sizes.array.reshape(-1), x.array.shape)]
+    else:
+        raise NotApplicable("shape", "neither scales nor sizes")
+    shape = tuple(out_shape(case))
+    for a in range(rank - 2):
+        if shape[a] != x.array.shape[a] or factors[a] != 1.0:
+            raise NotApplicable("attribute", f"axis {a} resized: the kernel resizes the last two axes")
+    tpc = list(reversed(factors[-2:]))  # TPC dimensions 0 and 1
+    if len(tpc) == 1:
+        tpc.append(1.0)
+    params = {"mode": 0 if mode == "nearest" else 1, "coordinate_mode": RESIZE_COORDINATES[coordinates],
+              "nearest_mode": NEAREST_MODES[nearest], "scale": f"{tpc[0]!r},{tpc[1]!r}"}
+    (y,) = k.run(f"resize_fwd_{t}", [(x.library_array(), t)], [(t, shape)], params)
+    return [y]
+
+
+@lowering("Hardmax")
+def hardmax(case, k):
+    x = case.inputs[0]
+    t = float_type(x)
+    rank = x.array.ndim
+    if case.opset < 13:
+        # Opset 1-12: the input seen as 2-D at `axis` (default 1), the maximum along the second dimension.
+        axis = case.attr("axis", 1) % rank
+        rows = int(np.prod(x.array.shape[:axis], dtype=np.int64))
+        shape2d = (rows, int(np.prod(x.array.shape[axis:], dtype=np.int64)))
+        (y,) = k.run(f"hardmax_fwd_{t}", [(x.library_array().reshape(shape2d), t)], [(t, shape2d)], {"dim": 0})
+        return [y.reshape(x.array.shape)]
+    axis = case.attr("axis", -1)
+    (y,) = k.run(f"hardmax_fwd_{t}", [(x.library_array(), t)], [(t, x.array.shape)], {"dim": tpc_dim(axis, rank)})
+    return [y]

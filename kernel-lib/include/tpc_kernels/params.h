@@ -163,6 +163,34 @@ typedef struct tpc_kernels_groupnorm_params {
   int32_t layout; /* 0 NCHW (default), 1 NHWC (instancenorm only) */
 } tpc_kernels_groupnorm_params;
 
+/* cumsum_fwd_*: running sums along TPC dimension dim; exclusive 1 leaves each element out of its own sum
+ * (the first output is 0), reverse 1 sums from the row's end (default 0, 0, 0). */
+typedef struct tpc_kernels_cumsum_params {
+  int32_t dim;
+  int32_t exclusive;
+  int32_t reverse;
+} tpc_kernels_cumsum_params;
+
+/* topk_fwd_*: the k largest (largest 1) or smallest (0) elements along TPC dimension dim, sorted, the lower
+ * position first among equal values (default 0, 1, 1). */
+typedef struct tpc_kernels_topk_params {
+  int32_t dim;
+  int32_t k;
+  int32_t largest;
+} tpc_kernels_topk_params;
+
+/* resize_fwd_*: ONNX Resize (opset 11-13) over TPC dimensions 0 and 1 (the last two NumPy axes). mode 0
+ * nearest, 1 linear; coordinate_mode 0 half_pixel, 1 asymmetric, 2 align_corners, 3 pytorch_half_pixel,
+ * 4 tf_half_pixel_for_nn; nearest_mode 0 round_prefer_floor, 1 round_prefer_ceil, 2 floor, 3 ceil; scale[d]
+ * the factor of TPC dimension d (ONNX's scales, or output/input for sizes; 0: output/input) (default 0, 0,
+ * 0, {0, 0}). */
+typedef struct tpc_kernels_resize_params {
+  int32_t mode;
+  int32_t coordinate_mode;
+  int32_t nearest_mode;
+  float scale[2];
+} tpc_kernels_resize_params;
+
 #ifdef __cplusplus
 }
 #endif
