@@ -50,8 +50,8 @@ class EmbeddingBwd : public Family {
     plan.inputs.push_back(anywhere);
     plan.inputs.push_back(anywhere);
     TensorAccessPattern out{};
-    out.mapping[0] = {0, static_cast<float>(width), 0.0f, static_cast<float>(width) - 1.0f};
-    out.mapping[1] = {1, 1.0f, 0.0f, 0.0f};
+    out.mapping[0] = {0, static_cast<float>(width), 0.0f, static_cast<float>(width) - 1.0f, false};
+    out.mapping[1] = {1, 1.0f, 0.0f, 0.0f, false};
     plan.outputs.push_back(out);
     for (uint32_t d = 0; d < 4; ++d) plan.addScalar(static_cast<int32_t>(idx.sizes[d]));
     return {};
