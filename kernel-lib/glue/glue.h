@@ -75,6 +75,7 @@ std::vector<std::unique_ptr<Family>> logicFamilies();
 std::vector<std::unique_ptr<Family>> lossFamilies();
 std::vector<std::unique_ptr<Family>> poolingFamilies();
 std::vector<std::unique_ptr<Family>> chnormFamilies();
+std::vector<std::unique_ptr<Family>> convFamilies();
 
 // ------------------------------------------------------------------------------------------ checks
 // Each returns GLUE_SUCCESS, or the precise code with what was expected.

@@ -18,7 +18,8 @@ const std::vector<std::unique_ptr<Family>>& families() {
     std::vector<std::unique_ptr<Family>> v;
     for (auto* make : {&elementwiseFamilies, &reductionFamilies, &softmaxFamilies, &normFamilies, &crossEntropyFamilies, &gemmFamilies, &randomFamilies, &optimizerFamilies,
                        &activationFamilies, &movementFamilies,
-                       &logicFamilies, &lossFamilies, &poolingFamilies, &chnormFamilies})
+                       &logicFamilies, &lossFamilies, &poolingFamilies, &chnormFamilies,
+                       &convFamilies})
       for (auto& f : make()) v.push_back(std::move(f));
     return v;
   }();

@@ -709,3 +709,57 @@ def instancenorm(case, k):
                  [(planes, t), (channel_vector(scale, "scale"), "f32"), (channel_vector(bias, "B"), "f32")],
                  [(t, planes.shape)], {"eps": repr(case.attr("epsilon", 1e-5)), "layout": 0})
     return [y.reshape(x.array.shape)]
+
+
+# ---------------------------------------------------------------------------------------------- convolution
+
+def conv_geometry(case, x, w):
+    """Conv's attributes (2-D, or 1-D seen as 2-D with H = 1) as the library's conv parameters, with x and w
+    as 4-D NCHW arrays; auto_pad's SAME_UPPER, SAME_LOWER and VALID turned into the pads they stand for
+    (attribute processing)."""
+    spatial = x.array.ndim - 2
+    if spatial not in (1, 2):
+        raise NotApplicable("shape", f"{spatial}-D convolution: the kernels convolve 2-D planes (and 1-D as H = 1)")
+    kernel = list(w.array.shape[2:])
+    if list(case.attr("kernel_shape", kernel)) != kernel:
+        raise NotApplicable("attribute", f"kernel_shape {case.attr('kernel_shape')} differs from W's {kernel}")
+    strides = list(case.attr("strides", [1] * spatial))
+    dilations = list(case.attr("dilations", [1] * spatial))
+    pads = list(case.attr("pads", [0] * 2 * spatial))
+    sizes = list(x.array.shape[2:])
+    auto_pad = case.attr("auto_pad", "NOTSET")
+    if auto_pad in ("SAME_UPPER", "SAME_LOWER"):
+        pads = [0] * 2 * spatial
+        for a in range(spatial):
+            extent = (kernel[a] - 1) * dilations[a] + 1
+            total = max((-(-sizes[a] // strides[a]) - 1) * strides[a] + extent - sizes[a], 0)
+            small = total // 2
+            pads[a], pads[spatial + a] = (small, total - small) if auto_pad == "SAME_UPPER" else (total - small, small)
+    elif auto_pad == "VALID":
+        pads = [0] * 2 * spatial
+    if spatial == 1:  # [N, C, L] as [N, C, 1, L]
+        strides, dilations, pads = [1] + strides, [1] + dilations, [0, pads[0], 0, pads[1]]
+    return strides, dilations, pads
+
+
+def conv_params(strides, dilations, pads, groups):
+    return {"stride": f"{strides[0]},{strides[1]}", "dilation": f"{dilations[0]},{dilations[1]}",
+            "pads": ",".join(str(int(p)) for p in pads), "groups": int(groups), "layout": 0}
+
+
+@lowering("Conv")
+def conv(case, k):
+    x, w = case.inputs[:2]
+    b = case.input(2)
+    t = float_type(x)
+    float_type(w)
+    strides, dilations, pads = conv_geometry(case, x, w)
+    params = conv_params(strides, dilations, pads, case.attr("group", 1))
+    shape = out_shape(case)
+    shape4 = tuple(shape[:2]) + (1,) + tuple(shape[2:]) if len(shape) == 3 else tuple(shape)
+    inputs = [(as_planes(x), t), (as_planes(w), t)]
+    if b is not None:
+        float_type(b)
+        inputs.append((b.library_array().reshape(-1), t))
+    (y,) = k.run(f"conv2d_fwd_{t}", inputs, [(t, shape4)], params)
+    return [y.reshape(shape)]
