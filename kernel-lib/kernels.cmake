@@ -218,6 +218,12 @@ foreach(dt F32 BF16)
   # NCHW with stride_w 1: vectors along W (NAME.nchw.w1).
   tpc_variant(conv2d_fwd_${t}.nchw.w1 conv.c all "-DDT_${dt} -DNCHW -DW_STEP1 -DOP_FWD")
   tpc_variant(conv2d_fwd_${t}.nchw.w1.bias conv.c all "-DDT_${dt} -DNCHW -DW_STEP1 -DOP_FWD -DHAS_BIAS")
+  foreach(kind DATA WEIGHTS)
+    string(TOLOWER ${kind} k)
+    tpc_variant(conv2d_bwd_${k}_${t}.nhwc conv.c all "-DDT_${dt} -DNHWC -DOP_BWD_${kind}")
+    tpc_variant(conv2d_bwd_${k}_${t}.nchw conv.c all "-DDT_${dt} -DNCHW -DOP_BWD_${kind}")
+    tpc_variant(conv2d_bwd_${k}_${t}.nchw.w1 conv.c all "-DDT_${dt} -DNCHW -DW_STEP1 -DOP_BWD_${kind}")
+  endforeach()
 endforeach()
 
 # Normalizations over channels (glue/chnorm.cpp): per layout (group norm NCHW only).

@@ -146,7 +146,7 @@ class Conv : public Family {
 
 std::vector<std::unique_ptr<Family>> convFamilies() {
   std::vector<std::unique_ptr<Family>> v;
-  v.push_back(std::make_unique<Conv>(Conv::kForward));
+  for (Conv::Kind k : {Conv::kForward, Conv::kData, Conv::kWeights}) v.push_back(std::make_unique<Conv>(k));
   return v;
 }
 

@@ -145,6 +145,54 @@ TEST(Conv, Forward) {
         }
 }
 
+// dx of each case (x's shape: with a stride, rows and columns no window reads get zeros, as ONNX's
+// ConvTranspose with output_padding).
+TEST(Conv, BackwardData) {
+  for (DType t : {DType::F32, DType::BF16})
+    for (int layout : {0, 1})
+      for (const ConvCase& c : kCases)
+        for (int cores : {1, 24}) {
+          const Shape4 o = outShape(c);
+          const WShape ws = wshape(c);
+          const std::string guid = std::string("conv2d_bwd_data_") + suffix(t);
+          SCOPED_TRACE(guid + " layout " + std::to_string(layout) + " " + c.what + " cores " + std::to_string(cores));
+          HostTensor dy = tensorOf(t, storageShape(o, layout), randomValues(count(storageShape(o, 0)), -2, 2, 24));
+          HostTensor w = tensorOf(t, wStorage(ws, layout), randomValues(count(wStorage(ws, 0)), -1, 1, 25));
+          const auto dyv = valuesOf(dy), wv = valuesOf(w);
+          Reference ref(count(storageShape(c.x, 0)));
+          forEachTerm(c, [&](int64_t n, int64_t m, int64_t oh, int64_t ow, int64_t ch, int64_t cg, int i, int j, int64_t ih,
+                             int64_t iw) {
+            ref.add(at(c.x, layout, n, ch, ih, iw), dyv[at(o, layout, n, m, oh, ow)] * wv[wat(ws, layout, m, cg, i, j)]);
+          });
+          auto out = runKernel(guid, {dy, w}, {{t, storageShape(c.x, layout)}}, paramsOf(paramsOfCase(c, layout)), cores);
+          if (out.empty()) continue;
+          expectClose(t, out[0], ref);
+        }
+}
+
+TEST(Conv, BackwardWeights) {
+  for (DType t : {DType::F32, DType::BF16})
+    for (int layout : {0, 1})
+      for (const ConvCase& c : kCases)
+        for (int cores : {1, 24}) {
+          const Shape4 o = outShape(c);
+          const WShape ws = wshape(c);
+          const std::string guid = std::string("conv2d_bwd_weights_") + suffix(t);
+          SCOPED_TRACE(guid + " layout " + std::to_string(layout) + " " + c.what + " cores " + std::to_string(cores));
+          HostTensor x = tensorOf(t, storageShape(c.x, layout), randomValues(count(storageShape(c.x, 0)), -2, 2, 26));
+          HostTensor dy = tensorOf(t, storageShape(o, layout), randomValues(count(storageShape(o, 0)), -2, 2, 27));
+          const auto xv = valuesOf(x), dyv = valuesOf(dy);
+          Reference ref(count(wStorage(ws, 0)));
+          forEachTerm(c, [&](int64_t n, int64_t m, int64_t oh, int64_t ow, int64_t ch, int64_t cg, int i, int j, int64_t ih,
+                             int64_t iw) {
+            ref.add(wat(ws, layout, m, cg, i, j), dyv[at(o, layout, n, m, oh, ow)] * xv[at(c.x, layout, n, ch, ih, iw)]);
+          });
+          auto out = runKernel(guid, {x, dy}, {{t, wStorage(ws, layout)}}, paramsOf(paramsOfCase(c, layout)), cores);
+          if (out.empty()) continue;
+          expectClose(t, out[0], ref);
+        }
+}
+
 TEST(Conv, RejectsWhatItCannotDo) {
   auto code = [](const std::string& guid, std::vector<HostTensor> in, std::vector<HostTensor> out,
                  const tpc_kernels_conv_params& p) {
@@ -195,6 +243,24 @@ TEST(Conv, RejectsWhatItCannotDo) {
   EXPECT_EQ(code("conv2d_fwd_f32", {makeZeroTensor(DType::F32, {1, 6, 6, 4}), w}, {makeZeroTensor(DType::F32, {1, 4, 4, 6})},
                  paramsOfCase(c, 1)),
             tpc_lib_api::GLUE_INCOMPATIBLE_INPUT_SIZE);
+  // Backward: dy must have the shape the convolution of dx (x) gives; dw's shape gives the window.
+  EXPECT_EQ(code("conv2d_bwd_data_f32", {y, w}, {x}, ok), tpc_lib_api::GLUE_SUCCESS);
+  EXPECT_EQ(code("conv2d_bwd_data_f32", {y, w}, {makeZeroTensor(DType::F32, {1, 4, 7, 6})}, ok),
+            tpc_lib_api::GLUE_INCOMPATIBLE_INPUT_SIZE);
+  // With stride 2, dx of 5 or 6 rows both convolve to dy's 2 rows (ConvTranspose's output_padding).
+  auto ok2 = ok;
+  ok2.stride[0] = ok2.stride[1] = 2;
+  auto y2 = makeZeroTensor(DType::F32, {1, 6, 2, 2});
+  EXPECT_EQ(code("conv2d_bwd_data_f32", {y2, w}, {makeZeroTensor(DType::F32, {1, 4, 5, 6})}, ok2), tpc_lib_api::GLUE_SUCCESS);
+  EXPECT_EQ(code("conv2d_bwd_data_f32", {y2, w}, {makeZeroTensor(DType::F32, {1, 4, 7, 6})}, ok2),
+            tpc_lib_api::GLUE_INCOMPATIBLE_INPUT_SIZE);
+  EXPECT_EQ(code("conv2d_bwd_data_f32", {y, w, y}, {x}, ok), tpc_lib_api::GLUE_INCOMPATIBLE_INPUT_COUNT);
+  EXPECT_EQ(code("conv2d_bwd_weights_f32", {x, y}, {w}, ok), tpc_lib_api::GLUE_SUCCESS);
+  EXPECT_EQ(code("conv2d_bwd_weights_f32", {x, y}, {makeZeroTensor(DType::F32, {6, 2, 2, 3})}, ok),
+            tpc_lib_api::GLUE_INCOMPATIBLE_INPUT_SIZE);
+  EXPECT_EQ(code("conv2d_bwd_weights_f32", {x, y}, {makeZeroTensor(DType::F32, {6, 4, 3, 3})}, ok),
+            tpc_lib_api::GLUE_INCOMPATIBLE_OUTPUT_SIZE);
+  EXPECT_EQ(code("conv2d_bwd_weights_bf16", {x, y}, {w}, ok), tpc_lib_api::GLUE_INCOMPATIBLE_DATA_TYPE);
   EXPECT_EQ(code("conv2d_fwd_f32", {makeZeroTensor(DType::F32, {1, 6, 6, 4}), makeZeroTensor(DType::F32, {3, 3, 2, 6})},
                  {makeZeroTensor(DType::F32, {1, 4, 4, 6})}, paramsOfCase(c, 1)),
             tpc_lib_api::GLUE_SUCCESS);
