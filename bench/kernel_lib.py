@@ -139,6 +139,27 @@ def chnorm_cases(g, op, t):
     return out
 
 
+def conv_cases(g, t):
+    """Convolution: NHWC 3x3 depthwise with padding 1 (MobileNet's) on [8, 56, 56, C] (C one vector: 64 f32,
+    128 bf16), NHWC 1x1 [8, 28, 28, 64] -> 64 channels (a GEMM over channels), NCHW 3x3 with padding 1 on
+    [2, 16, 56, 56] -> 16 channels (stride 1: vectors along W)."""
+    vc = 64 if t == "f32" else 128
+    configs = [("depthwise3x3 layout=1", [8, 56, 56, vc], [3, 3, 1, vc], [8, 56, 56, vc],
+                ["pads=1,1,1,1", "groups=%d" % vc, "layout=1"]),
+               ("1x1 layout=1", [8, 28, 28, 64], [1, 1, 64, 64], [8, 28, 28, 64], ["layout=1"]),
+               ("3x3 layout=0", [2, 16, 56, 56], [16, 16, 3, 3], [2, 16, 56, 56], ["pads=1,1,1,1", "layout=0"])]
+    out = []
+    for name, x, w, y, params in configs:
+        full = "%s %s" % (g, name)
+        if "_bwd_data" in g:
+            out.append(Case(full, "conv", [(t, y), (t, w)], [(t, x)], params))
+        elif "_bwd_weights" in g:
+            out.append(Case(full, "conv", [(t, x), (t, y)], [(t, w)], params))
+        else:
+            out.append(Case(full, "conv", [(t, x), (t, w)], [(t, y)], params))
+    return out
+
+
 def cases(guids):
     shape = [ROWS, COLS]
     out = []
@@ -215,6 +236,8 @@ def cases(guids):
         elif op == "resize":
             for mode in (0, 1):
                 out.append(Case(g + " mode=%d" % mode, "scan", [(t, [8, 64, 64])], [(t, [8, 128, 128])], ["mode=%d" % mode]))
+        elif op == "conv2d":
+            out.extend(conv_cases(g, t))
         elif op in ("sgd", "adamw"):
             state = 1 if op == "sgd" else 2
             out.append(Case(g, "optimizer", [("f32", shape), (t, shape)] + [("f32", shape)] * state,
@@ -238,7 +261,8 @@ HBM_BYTES_PER_CYCLE = 2.45e12 / 1.648e9
 ELEMENT_BYTES = {"f32": 4, "i32": 4, "u32": 4, "bf16": 2, "f16": 2, "u8": 1}
 
 TARGET = {"elementwise": 1.10, "cast": 1.10, "random": 1.10, "optimizer": 1.10, "reduction": 1.25, "softmax": 1.25,
-          "norm": 1.25, "movement": 1.25, "integer": 1.25, "pooling": 1.25, "chnorm": 1.25, "scan": 1.25}
+          "norm": 1.25, "movement": 1.25, "integer": 1.25, "pooling": 1.25, "chnorm": 1.25, "scan": 1.25,
+          "conv": 1.25}
 
 
 def print_summary(results):

@@ -209,6 +209,25 @@ foreach(dt F32 BF16)
   endforeach()
 endforeach()
 
+# Convolution (glue/conv.cpp): per layout; the forward also with a bias (NAME.LAYOUT.bias).
+foreach(dt F32 BF16)
+  string(TOLOWER ${dt} t)
+  foreach(layout NCHW NHWC)
+    string(TOLOWER ${layout} l)
+    tpc_variant(conv2d_fwd_${t}.${l} conv.c all "-DDT_${dt} -D${layout} -DOP_FWD")
+    tpc_variant(conv2d_fwd_${t}.${l}.bias conv.c all "-DDT_${dt} -D${layout} -DOP_FWD -DHAS_BIAS")
+  endforeach()
+  # NCHW with stride_w 1: vectors along W (NAME.nchw.w1).
+  tpc_variant(conv2d_fwd_${t}.nchw.w1 conv.c all "-DDT_${dt} -DNCHW -DW_STEP1 -DOP_FWD")
+  tpc_variant(conv2d_fwd_${t}.nchw.w1.bias conv.c all "-DDT_${dt} -DNCHW -DW_STEP1 -DOP_FWD -DHAS_BIAS")
+  foreach(kind DATA WEIGHTS)
+    string(TOLOWER ${kind} k)
+    tpc_variant(conv2d_bwd_${k}_${t}.nhwc conv.c all "-DDT_${dt} -DNHWC -DOP_BWD_${kind}")
+    tpc_variant(conv2d_bwd_${k}_${t}.nchw conv.c all "-DDT_${dt} -DNCHW -DOP_BWD_${kind}")
+    tpc_variant(conv2d_bwd_${k}_${t}.nchw.w1 conv.c all "-DDT_${dt} -DNCHW -DW_STEP1 -DOP_BWD_${kind}")
+  endforeach()
+endforeach()
+
 # Normalizations over channels (glue/chnorm.cpp): per layout (group norm NCHW only).
 foreach(dt F32 BF16)
   string(TOLOWER ${dt} t)

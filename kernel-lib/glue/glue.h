@@ -78,6 +78,7 @@ std::vector<std::unique_ptr<Family>> chnormFamilies();
 std::vector<std::unique_ptr<Family>> scanFamilies();
 std::vector<std::unique_ptr<Family>> embeddingBwdFamilies();
 std::vector<std::unique_ptr<Family>> resizeFamilies();
+std::vector<std::unique_ptr<Family>> convFamilies();
 
 // ------------------------------------------------------------------------------------------ checks
 // Each returns GLUE_SUCCESS, or the precise code with what was expected.

@@ -18,7 +18,8 @@ const std::vector<std::unique_ptr<Family>>& families() {
     std::vector<std::unique_ptr<Family>> v;
     for (auto* make : {&elementwiseFamilies, &reductionFamilies, &softmaxFamilies, &normFamilies, &crossEntropyFamilies, &gemmFamilies, &randomFamilies, &optimizerFamilies,
                        &activationFamilies, &movementFamilies,
-                       &logicFamilies, &lossFamilies, &poolingFamilies, &chnormFamilies, &scanFamilies, &embeddingBwdFamilies, &resizeFamilies})
+                       &logicFamilies, &lossFamilies, &poolingFamilies, &chnormFamilies, &scanFamilies,
+                       &embeddingBwdFamilies, &resizeFamilies, &convFamilies})
       for (auto& f : make()) v.push_back(std::move(f));
     return v;
   }();

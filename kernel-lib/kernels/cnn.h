@@ -1,4 +1,4 @@
-// Helpers of the CNN kernels (pool.c, global_pool.c, chnorm.c): layouts and f32 "pieces".
+// Helpers of the CNN kernels (pool.c, global_pool.c, chnorm.c, conv.c): layouts, f32 "pieces", window taps.
 // -DNHWC: TPC dimensions [C, W, H, N] (channels in dimension 0, vectors of channels); -DNCHW: [W, H, C, N].
 // COORD(c, w, h, n) builds the coordinate of element (n, c, h, w) in either layout.
 // Data are computed in f32: a point of the vector paths covers VL elements of dimension 0 (64 f32, 128
@@ -60,4 +60,21 @@
 static inline int5 pieceAt(int5 c, int k) {
   c[0] += 64 * k;
   return c;
+}
+
+// Taps k in [0, K) with 0 <= s + k d < n: [*lo, *hi) (empty: lo >= hi). The taps of a window starting at s
+// with dilation d that fall inside an input of n elements (pooling, convolution), or, with d a stride, the
+// outputs whose tap at offset s lies inside the input (convolution's weight gradient).
+__attribute__((unused)) static inline void tapRange(int s, int d, int n, int K, int* lo, int* hi) {
+  int a = 0, b = K;
+  if (d == 1) {
+    a = s < 0 ? -s : 0;
+    b = n - s < K ? n - s : K;
+  } else {
+    a = s < 0 ? (-s + d - 1) / d : 0;
+    const int e = n > s ? (n - s + d - 1) / d : 0;
+    b = e < K ? e : K;
+  }
+  *lo = a;
+  *hi = b;
 }

@@ -18,23 +18,6 @@
 #define FORWARD 0
 #endif
 
-// Taps k in [0, K) with 0 <= s + k d < n: [*lo, *hi) (empty: lo >= hi).
-#if !defined(OP_MAX_BWD)
-static inline void tapRange(int s, int d, int n, int K, int* lo, int* hi) {
-  int a = 0, b = K;
-  if (d == 1) {
-    a = s < 0 ? -s : 0;
-    b = n - s < K ? n - s : K;
-  } else {
-    a = s < 0 ? (-s + d - 1) / d : 0;
-    const int e = n > s ? (n - s + d - 1) / d : 0;
-    b = e < K ? e : K;
-  }
-  *lo = a;
-  *hi = b;
-}
-#endif
-
 #if defined(OP_AVG) || defined(OP_AVG_BWD)
 // The divisor of the window starting at (h0, w0).
 static inline int windowCount(int h0, int w0, int kh, int kw, int dh, int dw, int H, int W, int hLim, int wLim,

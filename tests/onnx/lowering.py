@@ -805,3 +805,116 @@ def hardmax(case, k):
     axis = case.attr("axis", -1)
     (y,) = k.run(f"hardmax_fwd_{t}", [(x.library_array(), t)], [(t, x.array.shape)], {"dim": tpc_dim(axis, rank)})
     return [y]
+
+
+# ---------------------------------------------------------------------------------------------- convolution
+
+def conv_geometry(case, x, w):
+    """Conv's attributes (2-D, or 1-D seen as 2-D with H = 1) as the library's conv parameters, with x and w
+    as 4-D NCHW arrays; auto_pad's SAME_UPPER, SAME_LOWER and VALID turned into the pads they stand for
+    (attribute processing)."""
+    spatial = x.array.ndim - 2
+    if spatial not in (1, 2):
+        raise NotApplicable("shape", f"{spatial}-D convolution: the kernels convolve 2-D planes (and 1-D as H = 1)")
+    kernel = list(w.array.shape[2:])
+    if list(case.attr("kernel_shape", kernel)) != kernel:
+        raise NotApplicable("attribute", f"kernel_shape {case.attr('kernel_shape')} differs from W's {kernel}")
+    strides = list(case.attr("strides", [1] * spatial))
+    dilations = list(case.attr("dilations", [1] * spatial))
+    pads = list(case.attr("pads", [0] * 2 * spatial))
+    sizes = list(x.array.shape[2:])
+    auto_pad = case.attr("auto_pad", "NOTSET")
+    if auto_pad in ("SAME_UPPER", "SAME_LOWER"):
+        pads = [0] * 2 * spatial
+        for a in range(spatial):
+            extent = (kernel[a] - 1) * dilations[a] + 1
+            total = max((-(-sizes[a] // strides[a]) - 1) * strides[a] + extent - sizes[a], 0)
+            small = total // 2
+            pads[a], pads[spatial + a] = (small, total - small) if auto_pad == "SAME_UPPER" else (total - small, small)
+    elif auto_pad == "VALID":
+        pads = [0] * 2 * spatial
+    if spatial == 1:  # [N, C, L] as [N, C, 1, L]
+        strides, dilations, pads = [1] + strides, [1] + dilations, [0, pads[0], 0, pads[1]]
+    return strides, dilations, pads
+
+
+def conv_params(strides, dilations, pads, groups):
+    return {"stride": f"{strides[0]},{strides[1]}", "dilation": f"{dilations[0]},{dilations[1]}",
+            "pads": ",".join(str(int(p)) for p in pads), "groups": int(groups), "layout": 0}
+
+
+@lowering("Conv")
+def conv(case, k):
+    x, w = case.inputs[:2]
+    b = case.input(2)
+    t = float_type(x)
+    float_type(w)
+    strides, dilations, pads = conv_geometry(case, x, w)
+    params = conv_params(strides, dilations, pads, case.attr("group", 1))
+    shape = out_shape(case)
+    shape4 = tuple(shape[:2]) + (1,) + tuple(shape[2:]) if len(shape) == 3 else tuple(shape)
+    inputs = [(as_planes(x), t), (as_planes(w), t)]
+    if b is not None:
+        float_type(b)
+        inputs.append((b.library_array().reshape(-1), t))
+    (y,) = k.run(f"conv2d_fwd_{t}", inputs, [(t, shape4)], params)
+    return [y.reshape(shape)]
+
+
+@lowering("ConvTranspose")
+def conv_transpose(case, k):
+    """ConvTranspose is conv2d_bwd_data of its input: X [N, C_in, ...] is dy, W [C_in, C_out/group, ...] the
+    convolution's weight [M, C/group, ...] as it stands, the output dx. Its pads, output_padding and
+    output_shape become the output's size and the convolution's pads (attribute processing); a bias is one
+    add_fwd kernel, broadcast over [1, C_out, 1, 1]."""
+    x, w = case.inputs[:2]
+    b = case.input(2)
+    t = float_type(x)
+    float_type(w)
+    spatial = x.array.ndim - 2
+    if spatial not in (1, 2):
+        raise NotApplicable("shape", f"{spatial}-D ConvTranspose: the kernels convolve 2-D planes (and 1-D as H = 1)")
+    kernel = list(w.array.shape[2:])
+    if list(case.attr("kernel_shape", kernel)) != kernel:
+        raise NotApplicable("attribute", f"kernel_shape {case.attr('kernel_shape')} differs from W's {kernel}")
+    strides = list(case.attr("strides", [1] * spatial))
+    dilations = list(case.attr("dilations", [1] * spatial))
+    pads = list(case.attr("pads", [0] * 2 * spatial))
+    out_pad = list(case.attr("output_padding", [0] * spatial))
+    sizes = list(x.array.shape[2:])
+    auto_pad = case.attr("auto_pad", "NOTSET")
+    output_shape = case.attr("output_shape")
+    if auto_pad == "VALID":
+        pads = [0] * 2 * spatial
+    if output_shape is not None or auto_pad in ("SAME_UPPER", "SAME_LOWER"):
+        target = list(output_shape)[-spatial:] if output_shape is not None else [s * n for s, n in zip(strides, sizes)]
+        for a in range(spatial):
+            extent = (kernel[a] - 1) * dilations[a] + 1
+            total = strides[a] * (sizes[a] - 1) + out_pad[a] + extent - target[a]
+            half = total // 2
+            pads[a], pads[spatial + a] = (half, total - half) if auto_pad == "SAME_UPPER" else (total - half, half)
+    out = []
+    for a in range(spatial):
+        extent = (kernel[a] - 1) * dilations[a] + 1
+        out.append(strides[a] * (sizes[a] - 1) + out_pad[a] + extent - pads[a] - pads[spatial + a])
+    # A negative far pad is more output at the end (no input reaches it: zeros, as output_padding).
+    for a in range(spatial):
+        if pads[a] < 0:
+            raise NotApplicable("attribute", f"a negative leading pad ({pads}): the output would start before the "
+                                             "first input's window")
+        pads[spatial + a] = max(pads[spatial + a], 0)
+        extent = (kernel[a] - 1) * dilations[a] + 1
+        if (out[a] + pads[a] + pads[spatial + a] - extent) // strides[a] + 1 != sizes[a]:
+            raise NotApplicable("attribute", f"output size {out[a]} along spatial axis {a}: output padding of a "
+                                             f"stride or more (strides {strides}, pads {pads})")
+    if spatial == 1:
+        strides, dilations, pads, out = [1] + strides, [1] + dilations, [0, pads[0], 0, pads[1]], [1] + out
+    group = case.attr("group", 1)
+    c_out = w.array.shape[1] * group
+    shape4 = (x.array.shape[0], c_out) + tuple(out)
+    (y,) = k.run(f"conv2d_bwd_data_{t}", [(as_planes(x), t), (as_planes(w), t)], [(t, shape4)],
+                 conv_params(strides, dilations, pads, group))
+    if b is not None:
+        float_type(b)
+        (y,) = k.run(f"add_fwd_{t}", [(y, t), (b.library_array().reshape(1, c_out, 1, 1), t)], [(t, shape4)])
+    return [y.reshape(out_shape(case))]

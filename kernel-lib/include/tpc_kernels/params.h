@@ -191,6 +191,19 @@ typedef struct tpc_kernels_resize_params {
   float scale[2];
 } tpc_kernels_resize_params;
 
+/* conv2d_fwd_*, conv2d_bwd_data_*, conv2d_bwd_weights_* on 4-D tensors, layout as for pooling: NCHW (layout 0)
+ * with w in ONNX's [M, C/groups, kH, kW], or NHWC (layout 1) with w [kH, kW, C/groups, M] (NumPy order; TPC
+ * dimensions [M, C/groups, kW, kH]). The window's size is w's (dw's). Output (oh, ow) reads input rows
+ * oh stride[0] - pads[0] + i dilation[0] (i < kH) and columns likewise with index 1; pads are top, left,
+ * bottom, right. */
+typedef struct tpc_kernels_conv_params {
+  int32_t stride[2];   /* sh, sw (default 1, 1) */
+  int32_t pads[4];     /* top, left, bottom, right (default 0) */
+  int32_t dilation[2]; /* dh, dw (default 1, 1) */
+  int32_t groups;      /* C and M in groups of C/groups and M/groups channels (default 1) */
+  int32_t layout;      /* 0 NCHW (default), 1 NHWC */
+} tpc_kernels_conv_params;
+
 #ifdef __cplusplus
 }
 #endif
