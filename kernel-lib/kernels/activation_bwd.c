@@ -16,9 +16,11 @@
 #define G(dy, x) act_softsign_grad(dy, x)
 #elif defined(OP_HARDSIGMOID)
 #define G(dy, x) ((dy) * act_hardsigmoid_slope(x, alpha, beta))
+#define SHORT_BODY
 #elif defined(OP_HARDSWISH)
 // d/dx (x h(x)) = h(x) + x h'(x).
 #define G(dy, x) ((dy) * v_f32_mac_b(x, act_hardsigmoid_slope(x, alpha, beta), act_hardsigmoid(x, alpha, beta)))
+#define SHORT_BODY
 #elif defined(OP_MISH)
 #define G(dy, x) act_mish_grad(dy, x)
 #elif defined(OP_SILU)
@@ -27,12 +29,18 @@
 #define G(dy, x) act_erf_grad(dy, x)
 #elif defined(OP_THRESHOLDED_RELU)
 #define G(dy, x) v_f32_sel_grt_f32_b(x, alpha, dy, 0.0f)
+#define SHORT_BODY
 #else
 #error "compile with -DOP_<operation>"
 #endif
 
 void main(tensor dy, tensor x, tensor dx, float alpha, float beta, float gamma, int layout)
 {
+#if defined(SHORT_BODY)
+    // A few VPU instructions a vector: the core's whole part in one loop, 8 vectors an iteration (common.h).
+    FOR_EACH_POINT_FLAT(c, LANES, 8, layout == 2, STORE(c, dx, VIA_F32_2(G, LD(c, dy), LD(c, x)));)
+    return;
+#endif
     int5 c = 0;
     FOR_EACH_ROW(c, layout == 2,
         UNROLL_PRAGMA(2)
