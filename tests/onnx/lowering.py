@@ -583,20 +583,13 @@ def loss(case, k):
 
 # ---------------------------------------------------------------------------------------------- pooling
 
-def pool_params(case, x):
-    """ONNX's pooling attributes (2-D, or 1-D seen as 2-D with H = 1) as the library's pool parameters;
-    auto_pad's SAME_UPPER and SAME_LOWER turned into the pads they stand for (attribute processing)."""
-    spatial = x.array.ndim - 2
-    if spatial not in (1, 2):
-        raise NotApplicable("shape", f"{spatial}-D pooling: the kernels pool 2-D planes (and 1-D as H = 1)")
-    if case.attr("storage_order", 0):
-        raise NotApplicable("attribute", "storage_order=1 (column-major indices)")
-    kernel = list(case.attr("kernel_shape"))
+def window_attributes(case, spatial, kernel, sizes):
+    """strides, dilations and pads (top, left, bottom, right) of a 1-D or 2-D window operator (pooling,
+    convolution), auto_pad's SAME_UPPER, SAME_LOWER and VALID turned into the pads they stand for, and 1-D
+    seen as 2-D with H = 1 (attribute processing)."""
     strides = list(case.attr("strides", [1] * spatial))
     dilations = list(case.attr("dilations", [1] * spatial))
     pads = list(case.attr("pads", [0] * 2 * spatial))
-    ceil = case.attr("ceil_mode", 0)
-    sizes = list(x.array.shape[2:])
     auto_pad = case.attr("auto_pad", "NOTSET")
     if auto_pad in ("SAME_UPPER", "SAME_LOWER"):
         pads = [0] * 2 * spatial
@@ -608,8 +601,22 @@ def pool_params(case, x):
     elif auto_pad == "VALID":
         pads = [0] * 2 * spatial
     if spatial == 1:  # [N, C, L] as [N, C, 1, L]
-        kernel, strides, dilations = [1] + kernel, [1] + strides, [1] + dilations
-        pads = [0, pads[0], 0, pads[1]]
+        strides, dilations, pads = [1] + strides, [1] + dilations, [0, pads[0], 0, pads[1]]
+    return strides, dilations, pads
+
+
+def pool_params(case, x):
+    """ONNX's pooling attributes (2-D, or 1-D seen as 2-D with H = 1) as the library's pool parameters;
+    auto_pad's SAME_UPPER and SAME_LOWER turned into the pads they stand for (attribute processing)."""
+    spatial = x.array.ndim - 2
+    if spatial not in (1, 2):
+        raise NotApplicable("shape", f"{spatial}-D pooling: the kernels pool 2-D planes (and 1-D as H = 1)")
+    if case.attr("storage_order", 0):
+        raise NotApplicable("attribute", "storage_order=1 (column-major indices)")
+    kernel = list(case.attr("kernel_shape"))
+    ceil = case.attr("ceil_mode", 0)
+    strides, dilations, pads = window_attributes(case, spatial, kernel, list(x.array.shape[2:]))
+    kernel = [1] * (2 - spatial) + kernel
     return {"kernel": f"{kernel[0]},{kernel[1]}", "stride": f"{strides[0]},{strides[1]}",
             "dilation": f"{dilations[0]},{dilations[1]}", "pads": ",".join(str(int(p)) for p in pads),
             "ceil_mode": int(ceil), "layout": 0}
@@ -819,23 +826,7 @@ def conv_geometry(case, x, w):
     kernel = list(w.array.shape[2:])
     if list(case.attr("kernel_shape", kernel)) != kernel:
         raise NotApplicable("attribute", f"kernel_shape {case.attr('kernel_shape')} differs from W's {kernel}")
-    strides = list(case.attr("strides", [1] * spatial))
-    dilations = list(case.attr("dilations", [1] * spatial))
-    pads = list(case.attr("pads", [0] * 2 * spatial))
-    sizes = list(x.array.shape[2:])
-    auto_pad = case.attr("auto_pad", "NOTSET")
-    if auto_pad in ("SAME_UPPER", "SAME_LOWER"):
-        pads = [0] * 2 * spatial
-        for a in range(spatial):
-            extent = (kernel[a] - 1) * dilations[a] + 1
-            total = max((-(-sizes[a] // strides[a]) - 1) * strides[a] + extent - sizes[a], 0)
-            small = total // 2
-            pads[a], pads[spatial + a] = (small, total - small) if auto_pad == "SAME_UPPER" else (total - small, small)
-    elif auto_pad == "VALID":
-        pads = [0] * 2 * spatial
-    if spatial == 1:  # [N, C, L] as [N, C, 1, L]
-        strides, dilations, pads = [1] + strides, [1] + dilations, [0, pads[0], 0, pads[1]]
-    return strides, dilations, pads
+    return window_attributes(case, spatial, kernel, list(x.array.shape[2:]))
 
 
 def conv_params(strides, dilations, pads, groups):
